@@ -1,0 +1,27 @@
+// Bundles the server and the CLI into dist/, committed so the plugin runs straight from a git clone.
+// The extraction stack sits behind a dynamic import, so esbuild splits it into a chunk that loads
+// on the first fetch, keeping server start-up near the bare SDK.
+import { build } from 'esbuild';
+import { existsSync, rmSync } from 'node:fs';
+
+const entryPoints = ['src/server.ts'];
+if (existsSync('src/cli.ts')) entryPoints.push('src/cli.ts');
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints,
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  banner: {
+    // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
+  logLevel: 'warning',
+});

@@ -1,0 +1,18 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createContext, type ContextOptions } from './tools/context.js';
+import { registerTools } from './tools/index.js';
+
+export const SERVER_NAME = 'deep-research';
+export const SERVER_VERSION = '0.1.0';
+
+export function createServer(options: ContextOptions = {}): McpServer {
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions:
+        'Research runs that are resumable and grounded: start_run, then per thread start_thread → (fetch_source, check_drift)* → record_round until STOP → complete_thread; then record_critique; write report.md; verify_report.',
+    },
+  );
+  registerTools(server, createContext(options));
+  return server;
+}

@@ -1,0 +1,170 @@
+// The persisted shape of one thread. Plain JSON: the store writes it as-is and a new server process
+// continues from it exactly where the last one stopped.
+import type {
+  Action,
+  CompletionReason,
+  Confidence,
+  ContradictionStatus,
+  ConvergenceReason,
+  EscapeStrategy,
+  Level,
+  Phase,
+  Saturation,
+  SubQuestionStatus,
+  SubjectStatus,
+  ThreadDefinition,
+} from './types.js';
+import { phaseOrder } from './phases.js';
+
+export interface SubQuestionState {
+  id: string;
+  question: string;
+  status: SubQuestionStatus;
+  confidence?: Confidence;
+  key_finding?: string;
+}
+
+export interface SubjectState {
+  name: string;
+  rounds: number;
+  status: SubjectStatus;
+  evidence?: string;
+}
+
+export interface StoredFact {
+  round: number;
+  fact: string;
+  url: string;
+  canonical_key: string;
+  source_id?: string;
+  source_title?: string;
+  quote?: string;
+  confidence: Confidence;
+  notes?: string;
+  sub_questions: string[];
+  is_new: boolean;
+  grounded: boolean;
+}
+
+export interface Contradiction {
+  id: string;
+  claim: string;
+  source_a: string;
+  url_a: string;
+  source_b: string;
+  url_b: string;
+  status: ContradictionStatus;
+  severity: Level;
+  round: number;
+}
+
+export interface SubjectChange {
+  name: string;
+  prior: SubjectStatus;
+  next: SubjectStatus;
+  evidence?: string;
+}
+
+export interface RoundRecord {
+  round: number;
+  timestamp: string;
+  query: string;
+  phase: Phase;
+  urls: string[];
+  keys: string[];
+  summary: string;
+  new_facts: number;
+  confirming_facts: number;
+  saturation: Saturation;
+  url_overlap: number;
+  plateau_level: 0 | 1 | 2 | 3;
+  action: Action;
+  escape_strategy?: EscapeStrategy;
+  next_phase: Phase;
+  phase_reason: string;
+  targeted_subjects: string[];
+  subject_changes: SubjectChange[];
+  disambiguation_updates: string[];
+  contradiction_ids: string[];
+  next_focus?: string;
+  warnings: string[];
+  converged: boolean;
+  convergence_reason?: ConvergenceReason;
+  /** What stood open after this round, kept so a later re-render cannot rewrite history. */
+  remaining_gaps: string[];
+  forced_subject_next?: string;
+  reformulate_from_next?: string;
+}
+
+export interface NextDirectives {
+  forced_subject?: string;
+  reformulate_from?: string;
+  escape_strategy?: EscapeStrategy;
+}
+
+export interface ThreadGap {
+  gap: string;
+  why_not_found: string;
+  rounds_attempted: number;
+  next_step: string;
+}
+
+export interface ThreadState {
+  version: 1;
+  name: string;
+  slug: string;
+  critic: boolean;
+  definition: ThreadDefinition;
+  round_budget: number;
+  results_per_round: number;
+  phase_order: Phase[];
+  phase: Phase;
+  rounds_in_phase: number;
+  zero_new_streak: number;
+  drift_streak: number;
+  drifted_keys: string[];
+  escapes_used: EscapeStrategy[];
+  pending: NextDirectives;
+  sub_questions: SubQuestionState[];
+  subjects: SubjectState[];
+  facts: StoredFact[];
+  contradictions: Contradiction[];
+  rounds: RoundRecord[];
+  converged: boolean;
+  convergence_reason?: ConvergenceReason;
+  completed?: { reason: CompletionReason; gaps: ThreadGap[] };
+}
+
+export function newThreadState(i: {
+  definition: ThreadDefinition;
+  slug: string;
+  critic: boolean;
+  roundBudget: number;
+  resultsPerRound: number;
+}): ThreadState {
+  const order = phaseOrder(i.definition.source_strategy);
+  const first = order[0] ?? 'SURVEY';
+  return {
+    version: 1,
+    name: i.definition.name,
+    slug: i.slug,
+    critic: i.critic,
+    definition: i.definition,
+    round_budget: i.roundBudget,
+    results_per_round: i.resultsPerRound,
+    phase_order: order,
+    phase: first,
+    rounds_in_phase: 0,
+    zero_new_streak: 0,
+    drift_streak: 0,
+    drifted_keys: [],
+    escapes_used: [],
+    pending: {},
+    sub_questions: i.definition.sub_questions.map((q) => ({ id: q.id, question: q.question, status: 'OPEN' })),
+    subjects: i.definition.subjects.map((name) => ({ name, rounds: 0, status: 'UNCOVERED' })),
+    facts: [],
+    contradictions: [],
+    rounds: [],
+    converged: false,
+  };
+}

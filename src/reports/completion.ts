@@ -1,0 +1,118 @@
+import type { CompletionReason } from '../engine/types.js';
+import type { ThreadGap, ThreadState } from '../engine/thread-state.js';
+import { cell, inline, render } from './render.js';
+import { withFrontmatter } from './frontmatter.js';
+import { microReportName } from './micro-report.js';
+
+export function completionReportName(slug: string): string {
+  return `thread-completion-${slug}.md`;
+}
+
+export interface SourceTitleLookup {
+  (canonicalKey: string): { id: string; title: string } | undefined;
+}
+
+/** Value per SPEC 4.1: HIGH for 3+ grounded facts from the source, MEDIUM for 1–2, LOW for none. */
+export function sourceValue(groundedFacts: number): 'HIGH' | 'MEDIUM' | 'LOW' {
+  if (groundedFacts >= 3) return 'HIGH';
+  if (groundedFacts >= 1) return 'MEDIUM';
+  return 'LOW';
+}
+
+export function renderCompletionReport(
+  state: ThreadState,
+  reason: CompletionReason,
+  gaps: ThreadGap[],
+  lookup: SourceTitleLookup,
+): string {
+  const microReports = state.rounds.map((r) => microReportName(state.slug, r.round));
+  const phases: string[] = [];
+  for (const r of state.rounds) if (!phases.includes(r.phase)) phases.push(r.phase);
+
+  // One row per canonical key, in order of first use, so URL variants of a page count once.
+  const byKey = new Map<string, { url: string; rounds: number[]; title?: string; grounded: number }>();
+  const touch = (key: string, url: string, round: number) => {
+    let e = byKey.get(key);
+    if (!e) {
+      e = { url, rounds: [], grounded: 0 };
+      byKey.set(key, e);
+    }
+    if (!e.rounds.includes(round)) e.rounds.push(round);
+    return e;
+  };
+  for (const r of state.rounds) r.keys.forEach((k, i) => touch(k, r.urls[i] ?? k, r.round));
+  for (const f of state.facts) {
+    const e = touch(f.canonical_key, f.url, f.round);
+    if (f.grounded) e.grounded += 1;
+    if (!e.title && f.source_title) e.title = f.source_title;
+  }
+  const sources = [...byKey.entries()].map(([key, e], i) => {
+    const stored = lookup(key);
+    return {
+      n: i + 1,
+      url: cell(e.url),
+      title: cell(stored ? `${stored.id} ${stored.title}` : e.title),
+      rounds: e.rounds.sort((a, b) => a - b).join(', '),
+      value: sourceValue(e.grounded),
+    };
+  });
+  const open = state.contradictions.filter((c) => c.status === 'OPEN');
+  const maxNew = Math.max(1, ...state.rounds.map((r) => r.new_facts));
+
+  const body = render('thread-completion', {
+    thread: inline(state.name),
+    rounds_executed: state.rounds.length,
+    round_budget: state.round_budget,
+    convergence_reason: reason,
+    micro_report_count: microReports.length,
+    micro_reports: microReports,
+    phases_line: phases.length > 0 ? phases.join(' → ') : '—',
+    sub_questions: state.sub_questions.map((q) => ({
+      id: cell(q.id),
+      question: cell(q.question),
+      status: q.status,
+      confidence: cell(q.confidence),
+      key_finding: cell(q.key_finding),
+    })),
+    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, evidence: cell(s.evidence) })),
+    has_sources: sources.length > 0,
+    sources,
+    has_open_contradictions: open.length > 0,
+    open_contradictions: open.map((c) => ({
+      id: c.id,
+      claim: cell(c.claim),
+      source_a: cell(c.source_a),
+      source_b: cell(c.source_b),
+      severity: c.severity,
+    })),
+    has_gaps: gaps.length > 0,
+    gaps: gaps.map((g) => ({
+      gap: cell(g.gap),
+      why_not_found: cell(g.why_not_found),
+      rounds_attempted: g.rounds_attempted,
+      next_step: cell(g.next_step),
+    })),
+    rounds: state.rounds.map((r) => ({
+      round: r.round,
+      new_facts: r.new_facts,
+      confirming_facts: r.confirming_facts,
+      saturation: r.saturation,
+      phase: r.phase,
+      escape: cell(r.escape_strategy),
+    })),
+    chart_x: state.rounds.map((r) => r.round).join(', '),
+    chart_y: state.rounds.map((r) => r.new_facts).join(', '),
+    chart_max: maxNew,
+  });
+  return withFrontmatter(
+    {
+      thread: state.name,
+      round_budget: state.round_budget,
+      rounds_executed: state.rounds.length,
+      convergence_reason: reason,
+      micro_reports: microReports,
+      phases,
+    },
+    body,
+  );
+}

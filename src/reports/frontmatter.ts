@@ -1,0 +1,18 @@
+// Frontmatter in one place so every artifact renders its YAML the same way: keys in the order given,
+// plain scalars, LF endings. The `yaml` package quotes only what must be quoted, which keeps diffs quiet.
+import { parse, stringify } from 'yaml';
+
+export function withFrontmatter(data: Record<string, unknown>, body: string): string {
+  const yaml = stringify(data, { lineWidth: 0, defaultStringType: 'PLAIN', defaultKeyType: 'PLAIN' });
+  return `---\n${yaml}---\n${body.endsWith('\n') ? body : `${body}\n`}`;
+}
+
+/** Splits a file written by withFrontmatter; body is returned byte-exact (it is what sha256 covers). */
+export function splitFrontmatter(text: string): { data: Record<string, unknown>; body: string } | undefined {
+  if (!text.startsWith('---\n')) return undefined;
+  const end = text.indexOf('\n---\n', 3);
+  if (end < 0) return undefined;
+  const data = parse(text.slice(4, end + 1)) as unknown;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  return { data: data as Record<string, unknown>, body: text.slice(end + 5) };
+}

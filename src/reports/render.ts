@@ -1,0 +1,53 @@
+// Fills the markdown templates in templates/. The writers pass data; the templates own the markup, so
+// changing a template changes the output.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Mustache from 'mustache';
+
+export type TemplateName = 'brief' | 'micro-report' | 'thread-completion' | 'critique';
+
+let templatesDir: string | undefined;
+const cache = new Map<TemplateName, string>();
+
+/** templates/ sits at the repo root; the bundle (dist/) and the sources (src/reports/) reach it differently. */
+function findTemplatesDir(): string {
+  if (templatesDir) return templatesDir;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = path.join(dir, 'templates');
+    if (fs.existsSync(path.join(candidate, 'brief.md'))) {
+      templatesDir = candidate;
+      return candidate;
+    }
+    dir = path.dirname(dir);
+  }
+  throw new Error('templates/ not found beside the server bundle');
+}
+
+export function loadTemplate(name: TemplateName): string {
+  let t = cache.get(name);
+  if (t === undefined) {
+    t = fs.readFileSync(path.join(findTemplatesDir(), `${name}.md`), 'utf8');
+    cache.set(name, t);
+  }
+  return t;
+}
+
+export function render(name: TemplateName, view: object): string {
+  // Values are escaped for markdown by the writers (cell()), not for HTML.
+  const out = Mustache.render(loadTemplate(name), view, {}, { escape: (s: string) => s });
+  return `${out.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** A markdown table cell: one line, pipes escaped, never empty. */
+export function cell(value: string | number | boolean | undefined | null): string {
+  if (value === undefined || value === null || value === '') return '—';
+  return String(value).replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|').trim() || '—';
+}
+
+/** Inline text (a list item or a line): one line, no table escaping. */
+export function inline(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return '—';
+  return value.replace(/\s*\r?\n\s*/g, ' ').trim();
+}

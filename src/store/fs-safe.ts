@@ -1,0 +1,103 @@
+// Every write the server makes goes through here: inside the artifacts root, never through a symlink,
+// and atomic (temp file in the same folder, fsync, rename), so a kill leaves the old or the new file.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { InputError } from '../errors.js';
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Joins slug-like segments under root; refuses anything that could name another place. */
+export function safeJoin(root: string, ...segments: string[]): string {
+  for (const s of segments) {
+    if (!SEGMENT.test(s) || s.includes('..') || s.length > 200) {
+      throw new InputError(`"${s.slice(0, 60)}" is not a safe file name; use letters, digits, dots and hyphens`);
+    }
+  }
+  const full = path.resolve(root, ...segments);
+  const rel = path.relative(path.resolve(root), full);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new InputError('path escapes the artifacts folder');
+  return full;
+}
+
+/** Creates dir (and parents up to root) refusing symlinked components, then checks its realpath. */
+export function ensureDir(root: string, dir: string): void {
+  const absRoot = path.resolve(root);
+  fs.mkdirSync(absRoot, { recursive: true });
+  const rel = path.relative(absRoot, path.resolve(dir));
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new InputError('path escapes the artifacts folder');
+  let cur = absRoot;
+  for (const part of rel.split(path.sep).filter(Boolean)) {
+    cur = path.join(cur, part);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(cur);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (st === undefined) {
+      try {
+        fs.mkdirSync(cur);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      st = fs.lstatSync(cur);
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new InputError(`refusing to write through "${path.relative(absRoot, cur)}": it is a symlink or not a folder`);
+    }
+  }
+  const realRoot = fs.realpathSync(absRoot);
+  const realDir = fs.realpathSync(dir);
+  const realRel = path.relative(realRoot, realDir);
+  if (realRel.startsWith('..') || path.isAbsolute(realRel)) throw new InputError('path escapes the artifacts folder');
+}
+
+/** Atomic write: temp file beside the target, fsync, rename. Never follows a symlink at the target. */
+export function writeFileAtomic(root: string, file: string, content: string): void {
+  const dir = path.dirname(file);
+  ensureDir(root, dir);
+  try {
+    if (fs.lstatSync(file).isSymbolicLink()) {
+      throw new InputError(`refusing to replace "${path.basename(file)}": it is a symlink`);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  try {
+    fs.writeSync(fd, content);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Reads a file under root, refusing symlinks; undefined when absent. */
+export function readFileSafe(file: string): string | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  if (st.isSymbolicLink()) throw new InputError(`refusing to read "${path.basename(file)}": it is a symlink`);
+  return fs.readFileSync(file, 'utf8');
+}
+
+export function readJson<T>(file: string): T | undefined {
+  const text = readFileSafe(file);
+  return text === undefined ? undefined : (JSON.parse(text) as T);
+}
+
+export function writeJson(root: string, file: string, value: unknown): void {
+  writeFileAtomic(root, file, `${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,260 @@
+// Run, thread and source persistence under artifacts/<run_id>/. Thin: it reads and writes JSON and
+// markdown; every decision is made by src/engine before anything is written here.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { InputError } from '../errors.js';
+import type { Brief, Depth, TierBudgets } from '../engine/types.js';
+import type { ThreadState } from '../engine/thread-state.js';
+import type { CriticGap, CriticState } from '../engine/critic.js';
+import { emptyTally, type FetchTally } from '../engine/degraded.js';
+import { safeJoin, readJson, writeJson, writeFileAtomic, readFileSafe, ensureDir } from './fs-safe.js';
+import { withRunLock } from './lock.js';
+import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
+
+const RUN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export interface ThreadEntry {
+  name: string;
+  slug: string;
+  critic: boolean;
+}
+
+export interface CritiqueRound {
+  round: number;
+  gaps: CriticGap[];
+  signoff: boolean;
+  clean: boolean;
+  open_material_gaps: number;
+  sources: number;
+  new_sources: number;
+  facts: number;
+  next_target?: string;
+}
+
+export interface RunState {
+  version: 1;
+  run_id: string;
+  question: string;
+  depth: Depth;
+  created_at: string;
+  brief: Brief;
+  budgets: TierBudgets;
+  max_fetches: number;
+  threads: ThreadEntry[];
+  critic: CriticState;
+  critique_rounds: CritiqueRound[];
+  fetch: FetchTally;
+}
+
+export interface SourceMeta {
+  id: string;
+  url: string;
+  canonical_key: string;
+  title: string;
+  fetched_at: string;
+  sha256: string;
+}
+
+export interface StoredSource extends SourceMeta {
+  markdown: string;
+}
+
+export class RunStore {
+  readonly root: string;
+  private readonly sourceCache = new Map<string, StoredSource>();
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  runDir(runId: string): string {
+    if (!RUN_ID.test(runId) || runId.length > 120) {
+      throw new InputError(`run_id "${runId.slice(0, 80)}" is not a run id; use the run_id that start_run returned`);
+    }
+    return safeJoin(this.root, runId);
+  }
+
+  exists(runId: string): boolean {
+    return fs.existsSync(path.join(this.runDir(runId), 'state', 'run.json'));
+  }
+
+  loadRun(runId: string): RunState {
+    const run = readJson<RunState>(path.join(this.runDir(runId), 'state', 'run.json'));
+    if (!run) throw new InputError(`unknown run "${runId}": call start_run first and use the run_id it returns`);
+    return run;
+  }
+
+  saveRun(run: RunState): void {
+    const dir = this.runDir(run.run_id);
+    writeJson(this.root, path.join(dir, 'state', 'run.json'), run);
+  }
+
+  threadEntry(run: RunState, thread: string): ThreadEntry | undefined {
+    return run.threads.find((t) => t.name === thread);
+  }
+
+  loadThread(runId: string, slug: string): ThreadState | undefined {
+    return readJson<ThreadState>(safeJoin(this.runDir(runId), 'state', `thread-${slug}.json`));
+  }
+
+  saveThread(runId: string, state: ThreadState): void {
+    writeJson(this.root, safeJoin(this.runDir(runId), 'state', `thread-${state.slug}.json`), state);
+  }
+
+  /** Writes an artifact file (a slug name) directly in the run folder; returns its path relative to root. */
+  writeArtifact(runId: string, name: string, content: string): string {
+    const file = safeJoin(this.runDir(runId), name);
+    writeFileAtomic(this.root, file, content);
+    return path.relative(this.root, file).split(path.sep).join('/');
+  }
+
+  readArtifact(runId: string, name: string): string | undefined {
+    return readFileSafe(safeJoin(this.runDir(runId), name));
+  }
+
+  /** Ids of runs of this question: the base id and its -2, -3 … siblings, in creation order. */
+  runsOf(baseId: string): string[] {
+    const found: { id: string; n: number }[] = [];
+    let entries: string[] = [];
+    try {
+      entries = fs.readdirSync(this.root);
+    } catch {
+      return [];
+    }
+    for (const e of entries) {
+      if (e === baseId) found.push({ id: e, n: 1 });
+      else if (e.startsWith(`${baseId}-`)) {
+        const n = Number(e.slice(baseId.length + 1));
+        if (Number.isInteger(n) && n >= 2 && String(n) === e.slice(baseId.length + 1)) found.push({ id: e, n });
+      }
+    }
+    return found
+      .filter((f) => fs.existsSync(path.join(this.root, f.id, 'state', 'run.json')))
+      .sort((a, b) => a.n - b.n)
+      .map((f) => f.id);
+  }
+
+  lock<T>(runId: string, fn: () => T | Promise<T>): Promise<T> {
+    const dir = this.runDir(runId);
+    ensureDir(this.root, dir);
+    return withRunLock(dir, fn);
+  }
+
+  // ---- sources -------------------------------------------------------------------------------------
+
+  private keyFile(runId: string, key: string): string {
+    const h = createHash('sha256').update(key).digest('hex').slice(0, 24);
+    return safeJoin(this.runDir(runId), 'state', 'source-keys', `${h}.json`);
+  }
+
+  /** O(1): one small file per canonical key, so lookups never scan the run's sources. */
+  lookupSource(runId: string, key: string): SourceMeta | undefined {
+    const entry = readJson<{ key: string; id: string }>(this.keyFile(runId, key));
+    if (!entry || entry.key !== key) return undefined;
+    return this.readSource(runId, entry.id);
+  }
+
+  readSource(runId: string, id: string): StoredSource | undefined {
+    if (!/^S[1-9][0-9]{0,6}$/.test(id)) return undefined;
+    const cacheKey = `${runId}/${id}`;
+    const cached = this.sourceCache.get(cacheKey);
+    if (cached) return cached;
+    const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`));
+    if (text === undefined) return undefined;
+    const parsed = splitFrontmatter(text);
+    if (!parsed) return undefined;
+    const d = parsed.data;
+    const src: StoredSource = {
+      id,
+      url: String(d.url ?? ''),
+      canonical_key: String(d.canonical_key ?? ''),
+      title: String(d.title ?? ''),
+      fetched_at: String(d.fetched_at ?? ''),
+      sha256: String(d.sha256 ?? ''),
+      markdown: parsed.body,
+    };
+    // Sources are immutable once written and ids are never reused, so caching across processes is safe.
+    if (this.sourceCache.size > 2_000) this.sourceCache.clear();
+    this.sourceCache.set(cacheKey, src);
+    return src;
+  }
+
+  /**
+   * Stores readable text once per canonical key. Allocation happens under the run lock: the counter is
+   * advanced before the file is written, so a crash can skip an id but never hand one out twice.
+   */
+  async addSource(
+    runId: string,
+    s: { url: string; canonical_key: string; title: string; markdown: string; fetched_at: string },
+  ): Promise<{ source: StoredSource; duplicate: boolean }> {
+    return this.lock(runId, () => this.addSourceLocked(runId, s));
+  }
+
+  addSourceLocked(
+    runId: string,
+    s: { url: string; canonical_key: string; title: string; markdown: string; fetched_at: string },
+  ): { source: StoredSource; duplicate: boolean } {
+    const existing = this.lookupSource(runId, s.canonical_key);
+    if (existing) return { source: existing as StoredSource, duplicate: true };
+    const dir = this.runDir(runId);
+    const counterFile = safeJoin(dir, 'state', 'source-counter.json');
+    const counter = readJson<{ next: number }>(counterFile) ?? { next: 1 };
+    const id = `S${counter.next}`;
+    writeJson(this.root, counterFile, { next: counter.next + 1 });
+    const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256 };
+    const file = withFrontmatter(
+      { url: meta.url, canonical_key: meta.canonical_key, title: meta.title, fetched_at: meta.fetched_at, sha256 },
+      body,
+    );
+    writeFileAtomic(this.root, safeJoin(dir, 'sources', `${id}.md`), file);
+    writeJson(this.root, this.keyFile(runId, s.canonical_key), { key: s.canonical_key, id });
+    const source: StoredSource = { ...meta, markdown: body };
+    this.sourceCache.set(`${runId}/${id}`, source);
+    return { source, duplicate: false };
+  }
+
+  /** Every stored source id of the run, in numeric order. */
+  listSourceIds(runId: string): string[] {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(safeJoin(this.runDir(runId), 'sources'));
+    } catch {
+      return [];
+    }
+    return names
+      .map((n) => /^S([1-9][0-9]*)\.md$/.exec(n))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b)
+      .map((n) => `S${n}`);
+  }
+
+  newRunState(i: {
+    runId: string;
+    question: string;
+    depth: Depth;
+    createdAt: string;
+    brief: Brief;
+    budgets: TierBudgets;
+    maxFetches: number;
+    threads: ThreadEntry[];
+  }): RunState {
+    return {
+      version: 1,
+      run_id: i.runId,
+      question: i.question,
+      depth: i.depth,
+      created_at: i.createdAt,
+      brief: i.brief,
+      budgets: i.budgets,
+      max_fetches: i.maxFetches,
+      threads: i.threads,
+      critic: { rounds: 0, clean_signoffs: 0, open_questions: [] },
+      critique_rounds: [],
+      fetch: emptyTally(),
+    };
+  }
+}

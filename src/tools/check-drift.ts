@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { assessDrift, driftAction, nextDriftStreak } from '../engine/drift.js';
+import { canonicalKey } from '../engine/canonical-url.js';
+import { DRIFT_SIGNALS } from '../engine/types.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { runId, threadName } from './schemas.js';
+import { requireThread } from './thread-access.js';
+import type { ToolDefinition } from './tool.js';
+
+const inputSchema = {
+  run_id: runId,
+  thread: threadName,
+  source_id: z.string().max(20).optional().describe('A stored source (S<n>) from fetch_source. Preferred.'),
+  url: z.string().max(2048).optional().describe('With text: a result not stored through fetch_source.'),
+  text: z.string().max(200_000).optional().describe('With url: the result text to check.'),
+  published: z.number().int().min(1000).max(2200).optional().describe("The page's publication year, if known."),
+};
+
+const outputSchema = {
+  drift: z.boolean(),
+  signals: z.array(z.enum(DRIFT_SIGNALS)),
+  consecutive_drifts: z.number(),
+  action: z.enum(['extract', 'skip', 'reformulate']),
+};
+
+export const checkDrift: ToolDefinition<typeof inputSchema> = {
+  name: 'check_drift',
+  config: {
+    title: 'Check a result for drift',
+    description:
+      "Checks one fetched result against the thread's subjects, sub-question terms, the brief's include/exclude terms and scope (subject, domain, temporal, geographic drift) and keeps the thread's drift streak. " +
+      'Returns drift, the signals that fired, consecutive_drifts and action: extract, skip, or reformulate (too many drifted results in a row). ' +
+      'Call it after fetch_source and before extracting facts from a page; a drifted page yields no facts.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('write', 'Check a result for drift'),
+  },
+  async handler(args, ctx: ToolContext) {
+    let text: string;
+    let key: string;
+    ctx.store.loadRun(args.run_id);
+    if (args.source_id !== undefined) {
+      const s = ctx.store.readSource(args.run_id, args.source_id);
+      if (!s) throw new InputError(`no stored source "${args.source_id}" in run ${args.run_id}; use a source_id that fetch_source returned, or pass url and text`);
+      text = `${s.title}\n${s.markdown}`;
+      key = s.canonical_key;
+    } else if (args.url !== undefined && args.text !== undefined) {
+      text = args.text;
+      key = canonicalKey(args.url);
+    } else {
+      throw new InputError('pass source_id (from fetch_source), or both url and text');
+    }
+    return ctx.store.lock(args.run_id, () => {
+      const { run, state } = requireThread(ctx, args.run_id, args.thread);
+      const scope = run.brief.scope;
+      const result = assessDrift({
+        text,
+        ...(args.published !== undefined ? { published: args.published } : {}),
+        subjects: state.definition.subjects,
+        subQuestions: state.definition.sub_questions.map((q) => q.question),
+        include: run.brief.disambiguation?.include ?? [],
+        exclude: run.brief.disambiguation?.exclude ?? [],
+        ...(scope ? { scope } : {}),
+      });
+      const streak = nextDriftStreak(state.drift_streak, result.drift);
+      const drifted = new Set(state.drifted_keys);
+      if (result.drift) drifted.add(key);
+      else drifted.delete(key);
+      ctx.store.saveThread(run.run_id, { ...state, drift_streak: streak, drifted_keys: [...drifted].sort() });
+      return ok({ drift: result.drift, signals: result.signals, consecutive_drifts: streak, action: driftAction(streak, result.drift) });
+    });
+  },
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { completionReportName, renderCompletionReport } from '../reports/completion.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { runId, threadName } from './schemas.js';
+import { requireThread } from './thread-access.js';
+import type { ToolDefinition } from './tool.js';
+
+const inputSchema = {
+  run_id: runId,
+  thread: threadName,
+  gaps: z
+    .array(
+      z.object({
+        gap: z.string().min(1).max(1000),
+        why_not_found: z.string().min(1).max(1000),
+        rounds_attempted: z.number().int().min(0).max(100),
+        next_step: z.string().min(1).max(1000),
+      }),
+    )
+    .max(30)
+    .optional()
+    .describe('What the thread could not find. Omitted on a repeat call: the gaps recorded before are kept.'),
+};
+
+const outputSchema = {
+  path: z.string(),
+  convergence_reason: z.enum(['CRITERIA_MET', 'BUDGET_EXHAUSTED', 'PLATEAU_STOPPED', 'ENDED_EARLY']),
+  rounds_executed: z.number(),
+};
+
+export const completeThread: ToolDefinition<typeof inputSchema> = {
+  name: 'complete_thread',
+  config: {
+    title: 'Complete a thread',
+    description:
+      'Ends a thread and writes thread-completion-<thread>.md (sub-question status, subject coverage, all sources with their value, open contradictions, gaps, plateau history with a chart). ' +
+      'Returns the report path, the convergence reason (ENDED_EARLY when it had not converged) and rounds executed. ' +
+      'Call it when record_round says STOP, or to end a thread early. Idempotent: calling it again re-renders the same file.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('write-idempotent', 'Complete a thread'),
+  },
+  async handler(args, ctx: ToolContext) {
+    ctx.store.loadRun(args.run_id);
+    return ctx.store.lock(args.run_id, () => {
+      const { run, state } = requireThread(ctx, args.run_id, args.thread);
+      const reason = state.completed?.reason ?? state.convergence_reason ?? 'ENDED_EARLY';
+      const gaps = args.gaps ?? state.completed?.gaps ?? [];
+      const next = { ...state, completed: { reason, gaps } };
+      const report = renderCompletionReport(next, reason, gaps, (key) => {
+        const s = ctx.store.lookupSource(run.run_id, key);
+        return s ? { id: s.id, title: s.title } : undefined;
+      });
+      const path = ctx.store.writeArtifact(run.run_id, completionReportName(state.slug), report);
+      ctx.store.saveThread(run.run_id, next);
+      return ok({ path, convergence_reason: reason, rounds_executed: state.rounds.length });
+    });
+  },
+};

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { canonicalKey } from '../engine/canonical-url.js';
+import { recordFetch } from '../engine/degraded.js';
+import { checkUrl, parseAllowHosts } from '../fetch/url-guard.js';
+import { outline, pageFrom, selectPassages } from '../fetch/passages.js';
+import { wrapUntrusted } from '../fetch/untrusted.js';
+import type { StoredSource } from '../store/run-store.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, fail, ok } from './result.js';
+import { runId } from './schemas.js';
+import type { ToolDefinition } from './tool.js';
+
+const DEFAULT_CHARS = 8_000;
+
+const inputSchema = {
+  run_id: runId,
+  url: z.string().min(1).max(2048).describe('http(s) URL of a search result to read.'),
+  focus: z.string().max(500).optional().describe('What you are looking for; the reply holds the passages most relevant to it.'),
+  start_index: z.number().int().min(0).optional().describe('Character offset into the stored text; returns the page from there instead of focused passages.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Characters of page text in the reply. Default 8000 (about 2,000 tokens).'),
+};
+
+const outputSchema = {
+  source_id: z.string(),
+  canonical_key: z.string(),
+  url: z.string(),
+  title: z.string(),
+  total_chars: z.number(),
+  outline: z.array(z.string()),
+  content: z.string(),
+  next_start_index: z.number().optional(),
+  duplicate: z.boolean(),
+  degraded: z.boolean(),
+};
+
+export const fetchSource: ToolDefinition<typeof inputSchema> = {
+  name: 'fetch_source',
+  config: {
+    title: 'Fetch and store a source',
+    description:
+      'Fetches a web page (http/https only; private and local addresses refused; size and time limited), extracts the readable text as markdown and stores it once per canonical URL as S<n>. ' +
+      'Returns source_id, canonical_key, title, total_chars, a heading outline and the passages most relevant to `focus` (or the page from `start_index`, with next_start_index), inside an untrusted-content block. ' +
+      'Read every result through it so facts and report quotes can be checked; a repeat of a stored URL answers from the store without fetching. Then call check_drift before extracting facts.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('fetch', 'Fetch and store a source'),
+  },
+  async handler(args, ctx: ToolContext, extra) {
+    const run = ctx.store.loadRun(args.run_id);
+    let key: string;
+    try {
+      key = canonicalKey(args.url);
+    } catch (err) {
+      throw new InputError(`url: ${(err as Error).message}`);
+    }
+    const stored = ctx.store.lookupSource(run.run_id, key);
+    if (stored) return reply(stored as StoredSource, true, run.fetch.degraded);
+
+    const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
+    const check = checkUrl(args.url, allowHosts);
+    if (!check.ok) return fail(`${check.reason}. Skip this result and go on with the others.`);
+
+    await extra.progress('fetching', 0, 2);
+    // The extraction stack is heavy; it loads on the first fetch, not at server start.
+    const { readPage } = await import('../fetch/pipeline.js');
+    const page = await readPage(args.url, {
+      allowHosts,
+      signal: extra.signal,
+      onProgress: (message: string) => void extra.progress(message, 1, 2),
+    });
+
+    return ctx.store.lock(run.run_id, () => {
+      const current = ctx.store.loadRun(run.run_id);
+      const again = ctx.store.lookupSource(run.run_id, key);
+      if (again) return reply(again as StoredSource, true, current.fetch.degraded);
+      const counts = page.ok || page.reachedNetwork;
+      const tally = counts ? recordFetch(current.fetch, !page.ok) : current.fetch;
+      if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
+      if (!page.ok) {
+        const note = tally.degraded ? ' The run is now degraded: the final report must say it rests on partial information.' : '';
+        return fail(`${page.message} Skip this result and go on with the others.${note}`);
+      }
+      const { source } = ctx.store.addSourceLocked(run.run_id, {
+        url: args.url,
+        canonical_key: key,
+        title: page.title,
+        markdown: page.markdown,
+        fetched_at: ctx.now(),
+      });
+      return reply(source, false, tally.degraded);
+    });
+
+    function reply(source: StoredSource, duplicate: boolean, degraded: boolean) {
+      const max = args.max_chars ?? DEFAULT_CHARS;
+      let content: string;
+      let next: number | undefined;
+      if (args.start_index !== undefined) {
+        const page = pageFrom(source.markdown, args.start_index, max);
+        content = page.content;
+        next = page.next_start_index;
+      } else {
+        content = selectPassages(source.markdown, args.focus, max).content;
+      }
+      const structured: Record<string, unknown> = {
+        source_id: source.id,
+        canonical_key: source.canonical_key,
+        url: source.url,
+        title: source.title,
+        total_chars: source.markdown.length,
+        outline: outline(source.markdown),
+        content: wrapUntrusted(content, `${source.id} ${source.url}`),
+        duplicate,
+        degraded,
+      };
+      if (next !== undefined) structured.next_start_index = next;
+      return ok(structured, structured.content as string);
+    }
+  },
+};

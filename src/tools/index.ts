@@ -1,0 +1,65 @@
+// Registers every tool, and nothing else. Each tool lives in its own file.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ZodRawShape } from 'zod';
+import type { ToolContext } from './context.js';
+import { errorResult } from './result.js';
+import type { ToolDefinition, ToolExtra } from './tool.js';
+import { log } from '../log.js';
+import { startRun } from './start-run.js';
+import { startThread } from './start-thread.js';
+import { fetchSource } from './fetch-source.js';
+import { checkDrift } from './check-drift.js';
+import { recordRound } from './record-round.js';
+import { threadStatus } from './thread-status.js';
+import { completeThread } from './complete-thread.js';
+import { recordCritique } from './record-critique.js';
+import { verifyReport } from './verify-report.js';
+
+export const TOOLS = [
+  startRun,
+  startThread,
+  fetchSource,
+  checkDrift,
+  recordRound,
+  threadStatus,
+  completeThread,
+  recordCritique,
+  verifyReport,
+] as unknown as ToolDefinition<ZodRawShape>[];
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  for (const tool of TOOLS) {
+    server.registerTool(tool.name, tool.config, async (args: Record<string, unknown>, extra) => {
+      const started = performance.now();
+      const token = extra._meta?.progressToken;
+      const toolExtra: ToolExtra = {
+        signal: extra.signal,
+        progress: async (message, progress, total) => {
+          if (token === undefined) return;
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+          });
+        },
+      };
+      let outcome = 'ok';
+      try {
+        const result = await tool.handler(args as never, ctx, toolExtra);
+        if (result.isError) outcome = 'refused';
+        return result;
+      } catch (err) {
+        outcome = 'refused';
+        return errorResult(err);
+      } finally {
+        log({
+          tool: tool.name,
+          run: typeof args.run_id === 'string' ? args.run_id : undefined,
+          thread: typeof args.thread === 'string' ? args.thread : undefined,
+          round: undefined,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          outcome,
+        });
+      }
+    });
+  }
+}

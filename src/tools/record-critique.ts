@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { applyCritique } from '../engine/critic.js';
+import { GAP_KINDS } from '../engine/types.js';
+import { renderCritique } from '../reports/critique.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { runId } from './schemas.js';
+import type { ToolDefinition } from './tool.js';
+
+const inputSchema = {
+  run_id: runId,
+  gaps: z
+    .array(
+      z.object({
+        kind: z.enum(GAP_KINDS),
+        description: z.string().min(1).max(1000),
+        query: z.string().min(1).max(500).describe('The search that would close the gap.'),
+        priority: z.number().min(0).max(1000).describe('Larger is more important.'),
+        material: z.boolean().describe('True only if closing the gap would change a claim of the answer.'),
+        unanswerable: z.boolean().optional().describe('True when no search can close it: it becomes an open question.'),
+      }),
+    )
+    .max(50),
+  signoff: z.boolean().describe('True when the critic signs off on the research as complete.'),
+};
+
+const outputSchema = {
+  critic_round: z.number(),
+  clean_signoffs: z.number(),
+  stop: z.boolean(),
+  next_target: z.string().optional(),
+  open_material_gaps: z.number(),
+  open_questions: z.array(z.string()),
+  path: z.string(),
+};
+
+export const recordCritique: ToolDefinition<typeof inputSchema> = {
+  name: 'record_critique',
+  config: {
+    title: 'Record a completeness critique',
+    description:
+      "Applies the critic loop to one critique of all completion reports: counts clean sign-offs, moves unanswerable gaps to open questions, and picks the next target. Writes critique.md. " +
+      'Returns clean_signoffs, stop, next_target (the query of the top material gap, when not stopping), open_material_gaps and open_questions. ' +
+      'Call it after the investigators finish; when stop is false, open one thread for next_target with start_thread and a definition, then critique again.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('write', 'Record a completeness critique'),
+  },
+  async handler(args, ctx: ToolContext) {
+    ctx.store.loadRun(args.run_id);
+    return ctx.store.lock(args.run_id, () => {
+      const run = ctx.store.loadRun(args.run_id);
+      const result = applyCritique(run.critic, { gaps: args.gaps, signoff: args.signoff }, run.budgets.critic_rounds);
+      const sources = ctx.store.listSourceIds(run.run_id).length;
+      const prevSources = run.critique_rounds.at(-1)?.sources ?? 0;
+      let facts = 0;
+      for (const t of run.threads) facts += ctx.store.loadThread(run.run_id, t.slug)?.facts.length ?? 0;
+      const round = {
+        round: result.state.rounds,
+        gaps: args.gaps,
+        signoff: args.signoff,
+        clean: result.clean,
+        open_material_gaps: result.open_material_gaps,
+        sources,
+        new_sources: sources - prevSources,
+        facts,
+        ...(result.next_target !== undefined ? { next_target: result.next_target } : {}),
+      };
+      const next = { ...run, critic: result.state, critique_rounds: [...run.critique_rounds, round] };
+      const path = ctx.store.writeArtifact(run.run_id, 'critique.md', renderCritique(next, result.stop));
+      ctx.store.saveRun(next);
+      return ok({
+        critic_round: result.state.rounds,
+        clean_signoffs: result.state.clean_signoffs,
+        stop: result.stop,
+        next_target: result.next_target,
+        open_material_gaps: result.open_material_gaps,
+        open_questions: result.state.open_questions,
+        path,
+      });
+    });
+  },
+};

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { decideRound, type StoredText } from '../engine/round.js';
+import { canonicalKey } from '../engine/canonical-url.js';
+import { ACTIONS, CONTRADICTION_STATUSES, CONVERGENCE_REASONS, LEVELS, SQ_STATUSES, SUBJECT_STATUSES } from '../engine/types.js';
+import { microReportName, renderMicroReport } from '../reports/micro-report.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { confidence, directivesOut, level, phase, runId, threadName } from './schemas.js';
+import { requireThread } from './thread-access.js';
+import type { ToolDefinition } from './tool.js';
+
+const url = z.string().min(1).max(2048);
+
+const inputSchema = {
+  run_id: runId,
+  thread: threadName,
+  query: z.string().min(1).max(500).describe('The search query this round used.'),
+  urls_visited: z
+    .array(url)
+    .max(20)
+    .describe("URLs of the results read this round (at most the tier's results per round); empty when the search found nothing."),
+  facts: z
+    .array(
+      z.object({
+        fact: z.string().min(1).max(2000),
+        url: url.describe('The page the fact came from; read it through fetch_source so the quote can be checked.'),
+        source_title: z.string().max(300).optional(),
+        quote: z.string().max(2000).optional().describe('Verbatim span from the page that states the fact.'),
+        confidence,
+        notes: z.string().max(1000).optional(),
+        sub_questions: z.array(z.string().min(1).max(40)).max(20).optional().describe('Ids of the sub-questions this fact bears on.'),
+        confirms_known: z.boolean().optional().describe('True when the fact only confirms a known fact or an earlier one.'),
+      }),
+    )
+    .max(50),
+  summary: z.string().min(1).max(4000).describe('Two to five sentences: what this round found.'),
+  targeted_subjects: z.array(z.string().min(1).max(200)).max(20).optional().describe('Subjects this round was dedicated to.'),
+  sub_question_updates: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(40),
+        status: z.enum(SQ_STATUSES),
+        confidence: confidence.optional(),
+        key_finding: z.string().max(1000).optional(),
+      }),
+    )
+    .max(20)
+    .optional()
+    .describe('Proposed statuses; ANSWERED is accepted only with a grounded VERIFIED or PLAUSIBLE fact linked to it.'),
+  subject_updates: z
+    .array(z.object({ name: z.string().min(1).max(200), status: z.enum(SUBJECT_STATUSES), evidence: z.string().max(1000).optional() }))
+    .max(20)
+    .optional(),
+  disambiguation_updates: z.array(z.string().min(1).max(300)).max(20).optional(),
+  contradictions: z
+    .array(
+      z.object({
+        id: z.string().max(20).optional().describe('Set to update an existing contradiction (C1, C2, …); omit for a new one.'),
+        claim: z.string().min(1).max(1000),
+        source_a: z.string().min(1).max(1000).describe('What source A says.'),
+        url_a: url,
+        source_b: z.string().min(1).max(1000).describe('What source B says.'),
+        url_b: url,
+        status: z.enum(CONTRADICTION_STATUSES),
+        severity: level.optional().describe('Default MEDIUM. An OPEN HIGH contradiction blocks convergence.'),
+      }),
+    )
+    .max(20)
+    .optional(),
+  next_focus: z.string().max(500).optional().describe('What the next round should look for.'),
+};
+
+const outputSchema = {
+  round: z.number(),
+  new_facts: z.number(),
+  confirming_facts: z.number(),
+  saturation: z.enum(LEVELS),
+  url_overlap: z.number(),
+  plateau_level: z.number(),
+  action: z.enum(ACTIONS),
+  escape_strategy: z.string().optional(),
+  phase,
+  next_phase: phase,
+  phase_reason: z.string(),
+  forced_subject: z.string().optional(),
+  converged: z.boolean(),
+  convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
+  warnings: z.array(z.string()),
+  micro_report: z.string(),
+  degraded: z.boolean(),
+  next: directivesOut.optional(),
+};
+
+export const recordRound: ToolDefinition<typeof inputSchema> = {
+  name: 'record_round',
+  config: {
+    title: 'Record one investigation round',
+    description:
+      'Records a round (query, URLs read, facts with verbatim quotes, summary, updates), grounds each fact against the stored page text and writes the micro-report. ' +
+      'Returns the decision: new/confirming facts, saturation, URL overlap, plateau level, action (CONTINUE | REFORMULATE | ADVANCE_PHASE | STOP), escape strategy, phase and next phase, forced subject, convergence, warnings, the micro-report path, and `next` directives. ' +
+      'Call it once at the end of every round and do what `action` and `next` say. Refused on a converged or completed thread (use complete_thread) or with more URLs than the round allows.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('write', 'Record one investigation round'),
+  },
+  async handler(args, ctx: ToolContext) {
+    ctx.store.loadRun(args.run_id);
+    return ctx.store.lock(args.run_id, () => {
+      const { run, state } = requireThread(ctx, args.run_id, args.thread);
+      const { state: next, decision } = decideRound(state, args, {
+        grounding: ctx.grounding,
+        timestamp: ctx.now(),
+        canonicalKey,
+        storedText: (key): StoredText | undefined => {
+          const s = ctx.store.lookupSource(run.run_id, key);
+          return s ? { source_id: s.id, title: s.title, markdown: (s as { markdown: string }).markdown } : undefined;
+        },
+      });
+      // Report first, then state: a crash in between re-records the same round number over it.
+      const microReport = ctx.store.writeArtifact(run.run_id, microReportName(next.slug, decision.round), renderMicroReport(next, decision.round));
+      ctx.store.saveThread(run.run_id, next);
+      return ok({ ...decision, micro_report: microReport, degraded: run.fetch.degraded });
+    });
+  },
+};

@@ -1,0 +1,58 @@
+// The one way a tool answer is built: structuredContent for clients that read it, and a short text
+// rendering carrying every decision field for clients (Claude Code) that show the model only text.
+// Size caps and isError live here and nowhere else.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InputError } from '../errors.js';
+
+const MAX_TEXT = 24_000;
+
+/** Tools ask for an annotation set by naming their effect once. */
+export type Effect = 'read' | 'write' | 'write-idempotent' | 'fetch';
+
+export function annotationsFor(effect: Effect, title: string) {
+  return {
+    title,
+    readOnlyHint: effect === 'read',
+    destructiveHint: false,
+    idempotentHint: effect === 'read' || effect === 'write-idempotent' || effect === 'fetch',
+    openWorldHint: effect === 'fetch',
+  };
+}
+
+export function ok(structured: Record<string, unknown>, extraText?: string): CallToolResult {
+  let text = renderFields(structured);
+  if (extraText) text += `\n${extraText}`;
+  if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n[cut at ${MAX_TEXT} characters]`;
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+export function fail(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: `Refused: ${message}` }], isError: true };
+}
+
+/** InputError becomes a refusal that teaches; anything else is a bug, reported without a stack. */
+export function errorResult(err: unknown): CallToolResult {
+  if (err instanceof InputError) return fail(err.message);
+  const message = err instanceof Error ? err.message : String(err);
+  return fail(`internal error: ${message}. Nothing was written for this call; report this if it repeats.`);
+}
+
+/** `key: value` lines; nested objects flatten to dotted keys, lists of objects to compact JSON. */
+export function renderFields(value: Record<string, unknown>, prefix = ''): string {
+  const lines: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined || k === 'content') continue;
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      lines.push(renderFields(v as Record<string, unknown>, key));
+    } else if (Array.isArray(v)) {
+      if (v.length === 0) lines.push(`${key}: (none)`);
+      else if (v.every((x) => x === null || typeof x !== 'object')) {
+        lines.push(v.length > 3 || v.some((x) => String(x).length > 60) ? `${key}:\n${v.map((x) => `  - ${String(x)}`).join('\n')}` : `${key}: ${v.join(', ')}`);
+      } else lines.push(`${key}: ${JSON.stringify(v)}`);
+    } else {
+      lines.push(`${key}: ${String(v)}`);
+    }
+  }
+  return lines.filter(Boolean).join('\n');
+}

@@ -1,0 +1,175 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { DEPTHS, type Brief, type Depth } from '../engine/types.js';
+import { TIERS, maxFetches } from '../engine/tiers.js';
+import { runIdFor, slug } from '../engine/slug.js';
+import { renderBrief } from '../reports/brief.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { level, threadDefinition, threadName } from './schemas.js';
+import type { ToolDefinition } from './tool.js';
+
+const inputSchema = {
+  question: z.string().min(3).max(2000).describe('The research question as the user asked it.'),
+  depth: z.enum(DEPTHS).optional().describe('Depth tier; default "standard".'),
+  brief: z
+    .object({
+      threads: z
+        .array(z.object({ name: threadName, ...threadDefinition }))
+        .min(1)
+        .max(12)
+        .describe('Independent threads; at most the tier allows (quick 2, standard 4, deep 6).'),
+      assumptions: z.array(z.string().min(1).max(500)).max(20).optional(),
+      disambiguation: z
+        .object({
+          include: z.array(z.string().min(1).max(100)).max(30).optional(),
+          exclude: z.array(z.string().min(1).max(100)).max(30).optional(),
+        })
+        .optional(),
+      known_facts: z.array(z.object({ fact: z.string().min(1).max(1000), confidence: level })).max(30).optional(),
+      scope: z
+        .object({
+          regions: z.array(z.string().min(1).max(100)).max(30).optional(),
+          period: z
+            .object({ from: z.number().int().min(1000).max(2200), to: z.number().int().min(1000).max(2200) })
+            .optional()
+            .describe('Inclusive years.'),
+        })
+        .optional(),
+    })
+    .describe('The research brief: threads plus run-wide disambiguation, known facts and scope.'),
+  dry_run: z.boolean().optional().describe('Validate and return budgets and max_fetches without writing anything. Default false.'),
+  new: z.boolean().optional().describe('Start a fresh run even if this question already has one (id gets -2, -3, …). Default false.'),
+};
+
+const outputSchema = {
+  run_id: z.string(),
+  artifact_dir: z.string(),
+  report_path: z.string(),
+  resumed: z.boolean(),
+  dry_run: z.boolean(),
+  threads: z.array(z.string()),
+  budgets: z.object({
+    max_threads: z.number(),
+    rounds_per_thread: z.number(),
+    results_per_round: z.number(),
+    critic_rounds: z.number(),
+  }),
+  max_fetches: z.number(),
+  depth: z.enum(DEPTHS),
+};
+
+type Input = z.infer<z.ZodObject<typeof inputSchema>>;
+
+export const startRun: ToolDefinition<typeof inputSchema> = {
+  name: 'start_run',
+  config: {
+    title: 'Start or resume a research run',
+    description:
+      'Validates the research brief, creates artifacts/<run_id>/ and writes brief.md, or resumes the existing run of the same question (resumed: true, nothing overwritten). ' +
+      'Returns run_id, artifact_dir, report_path (where you write report.md), thread names, the tier budgets and max_fetches. ' +
+      'Call it once after planning, first with dry_run: true to show the cost estimate, then for real. ' +
+      'To continue one thread use start_thread; to see where a run stands use thread_status.',
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('write-idempotent', 'Start or resume a research run'),
+  },
+  async handler(args: Input, ctx: ToolContext) {
+    const depth: Depth = args.depth ?? 'standard';
+    const budgets = TIERS[depth];
+    const brief = normaliseBrief(args.brief as Brief);
+    if (brief.threads.length > budgets.max_threads) {
+      throw new InputError(
+        `the ${depth} tier allows at most ${budgets.max_threads} threads but the brief has ${brief.threads.length}; merge threads or choose a deeper tier`,
+      );
+    }
+    const baseId = runIdFor(args.question);
+    const existing = ctx.store.runsOf(baseId);
+    const latest = existing.at(-1);
+    let runId: string;
+    let resumed = false;
+    if (args.new === true) {
+      const maxN = existing.reduce((m, id) => Math.max(m, id === baseId ? 1 : Number(id.slice(baseId.length + 1))), 0);
+      runId = maxN === 0 ? baseId : `${baseId}-${maxN + 1}`;
+    } else if (latest !== undefined) {
+      runId = latest;
+      resumed = true;
+    } else {
+      runId = baseId;
+    }
+
+    const reply = (run: { threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }, dry: boolean) =>
+      ok({
+        run_id: runId,
+        artifact_dir: runId,
+        report_path: reportPath(ctx, runId),
+        resumed,
+        dry_run: dry,
+        threads: run.threads,
+        budgets: run.budgets,
+        max_fetches: run.max_fetches,
+        depth: run.depth,
+      });
+
+    if (resumed) {
+      const run = ctx.store.loadRun(runId);
+      return reply({ threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth }, args.dry_run === true);
+    }
+    const fetches = maxFetches(depth, brief.threads.length);
+    const names = brief.threads.map((t) => t.name);
+    if (args.dry_run === true) return reply({ threads: names, budgets, max_fetches: fetches, depth }, true);
+
+    return ctx.store.lock(runId, () => {
+      if (ctx.store.exists(runId)) {
+        // Another session created it between our check and the lock: resume it instead.
+        const run = ctx.store.loadRun(runId);
+        resumed = true;
+        return reply({ threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth }, false);
+      }
+      const run = ctx.store.newRunState({
+        runId,
+        question: args.question,
+        depth,
+        createdAt: ctx.now(),
+        brief,
+        budgets,
+        maxFetches: fetches,
+        threads: brief.threads.map((t) => ({ name: t.name, slug: slug(t.name), critic: false })),
+      });
+      ctx.store.writeArtifact(runId, 'brief.md', renderBrief(run));
+      ctx.store.saveRun(run);
+      return reply({ threads: names, budgets, max_fetches: fetches, depth }, false);
+    });
+  },
+};
+
+function normaliseBrief(b: Brief): Brief {
+  const seen = new Set<string>();
+  const slugs = new Set<string>();
+  for (const t of b.threads) {
+    if (seen.has(t.name)) throw new InputError(`two threads are named "${t.name}"; give each thread a distinct name`);
+    seen.add(t.name);
+    slugs.add(slug(t.name));
+    const ids = new Set<string>();
+    for (const q of t.sub_questions) {
+      if (ids.has(q.id)) throw new InputError(`thread "${t.name}" repeats sub-question id "${q.id}"; ids must be unique within a thread`);
+      ids.add(q.id);
+    }
+    const subjects = new Set<string>();
+    for (const s of t.subjects) {
+      if (subjects.has(s)) throw new InputError(`thread "${t.name}" lists the subject "${s}" twice`);
+      subjects.add(s);
+    }
+  }
+  const p = b.scope?.period;
+  if (p && p.from > p.to) throw new InputError(`scope.period.from (${p.from}) is after scope.period.to (${p.to}); swap them`);
+  return b;
+}
+
+export function reportPath(ctx: ToolContext, runId: string): string {
+  const abs = path.join(ctx.store.runDir(runId), 'report.md');
+  const rel = path.relative(ctx.cwd, abs);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
+}
+

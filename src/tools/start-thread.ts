@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { newThreadState } from '../engine/thread-state.js';
+import { slug } from '../engine/slug.js';
+import type { ThreadDefinition } from '../engine/types.js';
+import { renderBrief } from '../reports/brief.js';
+import type { ToolContext } from './context.js';
+import { annotationsFor, ok } from './result.js';
+import { runId, threadDefinition, threadName } from './schemas.js';
+import { threadStatusOutput, threadSummary } from './thread-summary.js';
+import type { ToolDefinition } from './tool.js';
+
+const inputSchema = {
+  run_id: runId,
+  thread: threadName,
+  definition: z
+    .object(threadDefinition)
+    .optional()
+    .describe('Only for a thread not in the brief (a critic thread for one material gap): its sub-questions and subjects.'),
+};
+
+export const startThread: ToolDefinition<typeof inputSchema> = {
+  name: 'start_thread',
+  config: {
+    title: 'Start or resume a thread',
+    description:
+      "Initialises a thread's state, or resumes it where it stopped. A thread that is not in the brief needs a definition (a critic thread opened for a material gap). " +
+      'Returns round budget, rounds completed, phase, convergence, degraded flag and `next`: the directives for the next round (round, phase, forced_subject, reformulate_from, query_hints, fetch_prompt). ' +
+      'Call it once at the start of each investigator; after a context loss thread_status gives the same without changing anything.',
+    inputSchema,
+    outputSchema: threadStatusOutput,
+    annotations: annotationsFor('write-idempotent', 'Start or resume a thread'),
+  },
+  async handler(args, ctx: ToolContext) {
+    ctx.store.loadRun(args.run_id);
+    return ctx.store.lock(args.run_id, () => {
+      const run = ctx.store.loadRun(args.run_id);
+      let entry = run.threads.find((t) => t.name === args.thread);
+      let definition: ThreadDefinition | undefined;
+      if (entry) {
+        const existing = ctx.store.loadThread(run.run_id, entry.slug);
+        if (existing) return ok(threadSummary(run, existing));
+        definition = run.brief.threads.find((t) => t.name === args.thread);
+      } else {
+        if (!args.definition) {
+          throw new InputError(
+            `thread "${args.thread}" is not in the brief; pass a definition (sub_questions, subjects) to open it as a critic thread, or use one of: ${run.threads.map((t) => `"${t.name}"`).join(', ')}`,
+          );
+        }
+        const ids = new Set<string>();
+        for (const q of args.definition.sub_questions) {
+          if (ids.has(q.id)) throw new InputError(`definition repeats sub-question id "${q.id}"`);
+          ids.add(q.id);
+        }
+        definition = { name: args.thread, ...args.definition };
+        entry = { name: args.thread, slug: slug(args.thread), critic: true };
+        run.threads.push(entry);
+      }
+      if (!definition) throw new InputError(`thread "${args.thread}" has no definition in the brief`);
+      const state = newThreadState({
+        definition,
+        slug: entry.slug,
+        critic: entry.critic,
+        roundBudget: run.budgets.rounds_per_thread,
+        resultsPerRound: run.budgets.results_per_round,
+      });
+      ctx.store.saveThread(run.run_id, state);
+      if (entry.critic) {
+        const critics = run.threads
+          .filter((t) => t.critic)
+          .map((t) => (t.slug === state.slug ? state : ctx.store.loadThread(run.run_id, t.slug)))
+          .filter((t) => t !== undefined)
+          .map((t) => t.definition);
+        ctx.store.writeArtifact(run.run_id, 'brief.md', renderBrief(run, critics));
+        ctx.store.saveRun(run);
+      }
+      return ok(threadSummary(run, state));
+    });
+  },
+};

@@ -1,0 +1,39 @@
+// The status block start_thread and thread_status share.
+import { nextDirectives } from '../engine/directives.js';
+import type { ThreadState } from '../engine/thread-state.js';
+import type { RunState } from '../store/run-store.js';
+import { z } from 'zod';
+import { directivesOut, phase } from './schemas.js';
+
+export const threadStatusOutput = {
+  thread: z.string(),
+  round_budget: z.number(),
+  rounds_completed: z.number(),
+  phase,
+  converged: z.boolean(),
+  convergence_reason: z.string().optional(),
+  completed: z.boolean(),
+  degraded: z.boolean(),
+  sub_questions: z.array(z.string()).describe('"<id> <STATUS>[ <confidence>]" per sub-question.'),
+  subjects: z.array(z.string()).describe('"<name>: <rounds> rounds, <STATUS>" per subject.'),
+  facts: z.number(),
+  next: directivesOut.optional(),
+};
+
+export function threadSummary(run: RunState, s: ThreadState): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    thread: s.name,
+    round_budget: s.round_budget,
+    rounds_completed: s.rounds.length,
+    phase: s.phase,
+    converged: s.converged,
+    convergence_reason: s.convergence_reason,
+    completed: s.completed !== undefined,
+    degraded: run.fetch.degraded,
+    sub_questions: s.sub_questions.map((q) => `${q.id} ${q.status}${q.confidence ? ` ${q.confidence}` : ''}`),
+    subjects: s.subjects.map((x) => `${x.name}: ${x.rounds} rounds, ${x.status}`),
+    facts: s.facts.length,
+  };
+  if (!s.converged && !s.completed) out.next = nextDirectives(s);
+  return out;
+}
