@@ -1,0 +1,22 @@
+// Convergence (SPEC 4.1): when several reasons hold in one round, the first in this order is given.
+import type { Confidence, ConvergenceReason, SubQuestionStatus } from './types.js';
+
+const ANSWERING: ReadonlySet<Confidence | undefined> = new Set<Confidence | undefined>(['VERIFIED', 'PLAUSIBLE']);
+
+export function convergence(i: {
+  subQuestions: readonly { status: SubQuestionStatus; confidence?: Confidence }[];
+  subjectRounds: readonly number[];
+  openHighContradictions: number;
+  plateauL3: boolean;
+  roundsCompleted: number;
+  roundBudget: number;
+}): ConvergenceReason | undefined {
+  // A thread always has a sub-question; with none, "all answered" would hold before any research.
+  const answered =
+    i.subQuestions.length > 0 && i.subQuestions.every((q) => q.status === 'ANSWERED' && ANSWERING.has(q.confidence));
+  const covered = i.subjectRounds.every((n) => n >= 1);
+  if (answered && covered && i.openHighContradictions === 0) return 'CRITERIA_MET';
+  if (i.plateauL3) return 'PLATEAU_STOPPED';
+  if (i.roundsCompleted >= i.roundBudget) return 'BUDGET_EXHAUSTED';
+  return undefined;
+}

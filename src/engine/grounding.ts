@@ -1,0 +1,135 @@
+// Grounding text (SPEC 4.1): a quote counts when its words occur in the stored page, whatever markdown
+// dressed them and however quotes, dashes, case and spacing were typed.
+
+// Escaped punctuation is parked on private-use code points while markup is stripped, so "\*" survives
+// as a literal asterisk instead of being read as emphasis.
+const PARK_BASE = 0xf000;
+const park = (ch: string): string => String.fromCharCode(PARK_BASE + ch.charCodeAt(0));
+const PARKED = /[\uf021-\uf07e]/g;
+const unpark = (s: string): string => s.replace(PARKED, (c) => String.fromCharCode(c.charCodeAt(0) - PARK_BASE));
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  hellip: '\u2026',
+  shy: '\u00ad',
+};
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+// Tags inside a line of prose; anything else (p, br, div, li, td…) separates words.
+const INLINE_TAGS = new Set([
+  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
+  'mark', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+]);
+
+// A link destination: no spaces, balanced single-level parentheses, optional "title".
+const DEST = String.raw`(?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?`;
+const IMAGE = new RegExp(String.raw`!\[([^\]]*)\]\(\s*<?${DEST}>?\s*\)`, 'g');
+const INLINE_LINK = new RegExp(String.raw`\[([^\]]*)\]\(\s*<?${DEST}>?\s*\)`, 'g');
+const REFERENCE_IMAGE = /!\[([^\]]*)\]\[[^\]]*\]/g;
+const REFERENCE_LINK = /\[([^\]]*)\]\[[^\]]*\]/g;
+
+/**
+ * The words of a markdown document without its markup: escapes resolved, links and images reduced to
+ * their text, emphasis, code, strike-through, heading, quote, list and table markers and HTML tags gone.
+ */
+export function plainTextProjection(markdown: string): string {
+  let s = markdown.replace(/\r\n?/g, '\n');
+  s = s.replace(/\\([!-\/:-@\[-`{-~])/g, (_, ch: string) => park(ch));
+
+  s = s.replace(/<((?:https?|ftp):\/\/[^\s<>]+|mailto:[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/gi, '$1');
+  s = s.replace(/<!--[\s\S]*?-->/g, ' ');
+  s = s.replace(/<\/?([a-z][a-z0-9-]*)\b[^<>]*>/gi, (_, tag: string) => (INLINE_TAGS.has(tag.toLowerCase()) ? '' : ' '));
+  s = decodeEntities(s);
+
+  s = s.replace(/^ {0,3}(?:```|~~~).*$/gm, '');
+  s = s.replace(/^ {0,3}\[[^\]\n]+\]:\s*\S+(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*$/gm, '');
+  s = s.replace(/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/gm, '');
+  s = s.replace(/^ {0,3}([-*_])(?:\s*\1){2,}\s*$/gm, '');
+
+  // Images first, so a linked image "[![alt](img)](url)" becomes a link around "alt".
+  s = s.replace(IMAGE, '$1').replace(REFERENCE_IMAGE, '$1');
+  for (let before = ''; before !== s; ) {
+    before = s;
+    s = s.replace(INLINE_LINK, '$1').replace(REFERENCE_LINK, '$1');
+  }
+
+  s = s.replace(/^ {0,3}#{1,6}(?=\s|$)/gm, '');
+  s = s.replace(/[ \t]+#+[ \t]*$/gm, '');
+  s = s.replace(/^[ \t]*(?:>[ \t]?)+/gm, '');
+  s = s.replace(/^[ \t]*[-*+][ \t]+/gm, '');
+  s = s.replace(/\|/g, ' ');
+
+  s = s.replace(/`+/g, '').replace(/~~/g, '');
+  // A run of * or _ opens or closes emphasis when it has a space on one side only, or sits between a
+  // word and punctuation; standing alone or inside a word (snake_case, 2*3) it is a literal.
+  s = s.replace(/[*_]+/g, (run: string, at: number, all: string) => {
+    const before = all[at - 1] ?? ' ';
+    const after = all[at + run.length] ?? ' ';
+    const spaceBefore = /\s/.test(before);
+    const spaceAfter = /\s/.test(after);
+    if (spaceBefore && spaceAfter) return run;
+    if (spaceBefore !== spaceAfter) return '';
+    return isWordChar(before) !== isWordChar(after) ? '' : run;
+  });
+
+  return unpark(s);
+}
+
+function isWordChar(ch: string): boolean {
+  return /[\p{L}\p{N}]/u.test(ch);
+}
+
+const QUOTES = /['"‘’‚‛“”„‟«»‹›″′]/g;
+const DASHES = /[‐‑‒–—―−]/g;
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
+
+/** NFKC, lower case, one quote mark, one dash, no invisible characters, single spaces. */
+export function normalizeForMatch(s: string): string {
+  return s
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .toLowerCase()
+    .replace(QUOTES, "'")
+    .replace(DASHES, '-')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/**
+ * The form a stored source is searched in; compute it once per source. Marker characters the
+ * projection kept as literals are dropped on both sides, so a quote typed without an escaped "*" still
+ * matches a page that had one.
+ */
+export function projectForMatching(markdown: string): string {
+  return normalizeForMatch(plainTextProjection(markdown).replace(/[*_`~]/g, ''));
+}
+
+/** Whether `quote` occurs in a source already passed through projectForMatching. Empty quotes never do. */
+export function quoteFoundIn(quote: string, projected: string): boolean {
+  const needle = projectForMatching(quote);
+  return needle.length > 0 && projected.includes(needle);
+}
+
+export function quoteFound(quote: string, markdown: string): boolean {
+  return quoteFoundIn(quote, projectForMatching(markdown));
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { applyCritique, emptyCriticState, type CriticGap } from '../../src/engine/critic.js';
+
+const gap = (over: Partial<CriticGap>): CriticGap => ({
+  kind: 'modality',
+  description: 'd',
+  query: 'q',
+  priority: 1,
+  material: true,
+  ...over,
+});
+
+describe('applyCritique', () => {
+  it('counts clean sign-offs and stops at 2', () => {
+    const first = applyCritique(emptyCriticState(), { gaps: [], signoff: true }, 5);
+    expect(first).toMatchObject({ clean: true, stop: false, open_material_gaps: 0 });
+    expect(first.state).toEqual({ rounds: 1, clean_signoffs: 1, open_questions: [] });
+    const second = applyCritique(first.state, { gaps: [gap({ material: false })], signoff: true }, 5);
+    expect(second).toMatchObject({ clean: true, stop: true });
+    expect(second.state.clean_signoffs).toBe(2);
+  });
+
+  it('a sign-off that still lists material gaps is not clean and resets the count', () => {
+    const r = applyCritique({ rounds: 1, clean_signoffs: 1, open_questions: [] }, { gaps: [gap({})], signoff: true }, 5);
+    expect(r).toMatchObject({ clean: false, stop: false, open_material_gaps: 1, next_target: 'q' });
+    expect(r.state.clean_signoffs).toBe(0);
+  });
+
+  it('no sign-off is not clean even without gaps', () => {
+    const r = applyCritique({ rounds: 1, clean_signoffs: 1, open_questions: [] }, { gaps: [], signoff: false }, 5);
+    expect(r.clean).toBe(false);
+    expect(r.state.clean_signoffs).toBe(0);
+    expect(r.next_target).toBeUndefined();
+  });
+
+  it('stops when the critic rounds are spent, and keeps counting past them', () => {
+    const r = applyCritique({ rounds: 1, clean_signoffs: 0, open_questions: [] }, { gaps: [gap({})], signoff: false }, 2);
+    expect(r).toMatchObject({ stop: true, open_material_gaps: 1 });
+    expect(r.next_target).toBeUndefined();
+    const again = applyCritique(r.state, { gaps: [gap({})], signoff: false }, 2);
+    expect(again.state.rounds).toBe(3);
+    expect(again.stop).toBe(true);
+  });
+
+  it('targets the material gap with the largest priority, the first on ties', () => {
+    const r = applyCritique(
+      emptyCriticState(),
+      {
+        gaps: [
+          gap({ query: 'low', priority: 1 }),
+          gap({ query: 'immaterial', priority: 99, material: false }),
+          gap({ query: 'top-a', priority: 5 }),
+          gap({ query: 'top-b', priority: 5 }),
+          gap({ query: 'unanswerable', priority: 100, unanswerable: true }),
+        ],
+        signoff: false,
+      },
+      3,
+    );
+    expect(r.next_target).toBe('top-a');
+    expect(r.open_material_gaps).toBe(3);
+  });
+
+  it('sends unanswerable gaps to open questions, deduplicated, and leaves them out of the rest', () => {
+    const state = { rounds: 0, clean_signoffs: 1, open_questions: ['Q old'] };
+    const r = applyCritique(
+      state,
+      {
+        gaps: [
+          gap({ description: 'Q new', unanswerable: true }),
+          gap({ description: 'Q old', unanswerable: true }),
+          gap({ description: 'Q new', unanswerable: true }),
+        ],
+        signoff: true,
+      },
+      5,
+    );
+    expect(r.state.open_questions).toEqual(['Q old', 'Q new']);
+    expect(r).toMatchObject({ clean: true, open_material_gaps: 0, stop: true });
+    expect(state.open_questions).toEqual(['Q old']);
+  });
+});

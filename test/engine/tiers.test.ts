@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { TIERS, maxFetches } from '../../src/engine/tiers.js';
+
+describe('tiers', () => {
+  it('match SPEC 4.1', () => {
+    expect(TIERS).toEqual({
+      quick: { max_threads: 2, rounds_per_thread: 2, results_per_round: 3, critic_rounds: 2 },
+      standard: { max_threads: 4, rounds_per_thread: 5, results_per_round: 5, critic_rounds: 2 },
+      deep: { max_threads: 6, rounds_per_thread: 10, results_per_round: 5, critic_rounds: 3 },
+    });
+  });
+
+  it('max fetches = threads × rounds × results', () => {
+    expect(maxFetches('quick', 2)).toBe(12);
+    expect(maxFetches('standard', 3)).toBe(75);
+    expect(maxFetches('deep', 6)).toBe(300);
+    expect(maxFetches('standard', 0)).toBe(0);
+  });
+});
