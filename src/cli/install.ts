@@ -1,0 +1,111 @@
+// `deep-research install|uninstall (--project <dir> | --user) [--target claude]`: puts the pack's commands
+// where an agent CLI reads them un-namespaced and registers this clone's server with it. The work for each
+// agent CLI lives in its own module under ./targets/.
+import { existsSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { targets } from './targets/index.js';
+import type { Scope } from './targets/types.js';
+
+export interface InstallEnv {
+  home?: string;
+  cwd?: string;
+  /** Claude Code's CLAUDE_CONFIG_DIR; taken from the process only when `home` is not given. */
+  claudeConfigDir?: string;
+  /** The deep-research clone to install from; found from this module's location when absent. */
+  packRoot?: string;
+  out?: (line: string) => void;
+  err?: (line: string) => void;
+}
+
+const USAGE = `usage:
+  deep-research install   --project <dir> | --user   [--target claude]
+  deep-research uninstall --project <dir> | --user   [--target claude]
+
+install puts the /deep-research commands into <dir>/.claude (or ~/.claude) and registers this clone's
+MCP server in <dir>/.mcp.json (or ~/.claude.json). uninstall removes exactly what install added.`;
+
+/**
+ * The clone's root: the nearest directory above this module that holds the plugin manifest. Bundled, this
+ * module is dist/cli.js and the root is the parent of dist/; from source it is two levels further up.
+ */
+export function findPackRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = path.resolve(from);
+  for (;;) {
+    if (existsSync(path.join(dir, '.claude-plugin', 'plugin.json')) && existsSync(path.join(dir, 'commands'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the deep-research clone above ${from}`);
+    dir = parent;
+  }
+}
+
+interface Parsed {
+  action: 'install' | 'uninstall';
+  scope: { kind: 'project'; dir: string } | { kind: 'user' };
+  target: string;
+}
+
+function parseArgs(argv: string[], cwd: string): Parsed | string {
+  const [verb, ...rest] = argv;
+  if (verb !== 'install' && verb !== 'uninstall') return `unknown command "${verb ?? ''}"`;
+  let project: string | undefined;
+  let user = false;
+  let target = 'claude';
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? rest[++i];
+    if (flag === '--project') {
+      const v = value();
+      if (v === undefined || v === '') return '--project needs a directory';
+      project = v;
+    } else if (flag === '--user') {
+      user = true;
+    } else if (flag === '--target') {
+      const v = value();
+      if (v === undefined || v === '') return '--target needs a name';
+      target = v;
+    } else {
+      return `unknown option "${arg}"`;
+    }
+  }
+  if ((project === undefined) === !user) return 'give exactly one of --project <dir> or --user';
+  const scope: Scope = project !== undefined ? { kind: 'project', dir: path.resolve(cwd, project) } : { kind: 'user' };
+  return { action: verb, scope, target };
+}
+
+export async function runInstall(argv: string[], env: InstallEnv = {}): Promise<number> {
+  const out = env.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const err = env.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(USAGE);
+    return 0;
+  }
+  const parsed = parseArgs(argv, env.cwd ?? process.cwd());
+  if (typeof parsed === 'string') {
+    err(`deep-research: ${parsed}\n${USAGE}`);
+    return 2;
+  }
+  const target = targets.get(parsed.target);
+  if (target === undefined) {
+    err(`deep-research: unknown target "${parsed.target}"; known targets: ${[...targets.keys()].join(', ')}`);
+    return 2;
+  }
+  if (parsed.scope.kind === 'project') {
+    const dir = parsed.scope.dir;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      err(`deep-research: ${dir} is not a directory`);
+      return 2;
+    }
+  }
+  const home = env.home ?? os.homedir();
+  const claudeConfigDir = env.claudeConfigDir ?? (env.home === undefined ? process.env.CLAUDE_CONFIG_DIR || undefined : undefined);
+  try {
+    const packRoot = env.packRoot ?? findPackRoot();
+    return await target.run({ action: parsed.action, scope: parsed.scope, home, claudeConfigDir, packRoot, out, err });
+  } catch (e) {
+    err(`deep-research: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}

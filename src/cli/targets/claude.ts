@@ -1,0 +1,336 @@
+// Installs the pack into Claude Code without the plugin system, so that a plain `/deep-research` runs ours:
+// a project or user command of that name overrides the built-in workflow, while a plugin command is only
+// reachable as `/deep-research:deep-research`. The installer owns entries, not files: it adds its own
+// command, agent and skill files (each marked), and one `deep-research` server entry in the MCP config, and
+// uninstall takes out exactly those, leaving every other byte of the user's files as it found them.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { JsonEditError, hasObject, insertProperty, propertyCount, readValue, removeProperty } from './json-entry.js';
+import {
+  MARKER,
+  exists,
+  hasMarker,
+  makeDirs,
+  readManifest,
+  readText,
+  removeDirIfEmpty,
+  sha256,
+  withMarker,
+  writeAtomic,
+} from './owned-files.js';
+import type { Manifest } from './owned-files.js';
+import type { Target, TargetContext } from './types.js';
+
+export const SERVER_NAME = 'deep-research';
+
+/** JSON equality by value; jsonc-parser builds prototype-less objects, so deep-strict equality would fail. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        : v;
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+const MANIFEST_NAME = '.deep-research-install.json';
+
+interface Layout {
+  /** Paths in messages and in the manifest are relative to this directory. */
+  base: string;
+  /** The .claude directory (or CLAUDE_CONFIG_DIR) that holds commands/, agents/ and skills/. */
+  claudeDir: string;
+  /** Where the MCP server is registered: .mcp.json for a project, ~/.claude.json for the user. */
+  mcpFile: string;
+  manifestFile: string;
+  scopeFlag: string;
+}
+
+function layout(ctx: TargetContext): Layout {
+  if (ctx.scope.kind === 'project') {
+    const base = ctx.scope.dir;
+    const claudeDir = path.join(base, '.claude');
+    return {
+      base,
+      claudeDir,
+      mcpFile: path.join(base, '.mcp.json'),
+      manifestFile: path.join(claudeDir, MANIFEST_NAME),
+      scopeFlag: 'project',
+    };
+  }
+  // Where `claude mcp add --scope user` writes: ~/.claude.json, or .claude.json inside CLAUDE_CONFIG_DIR.
+  const claudeDir = ctx.claudeConfigDir ?? path.join(ctx.home, '.claude');
+  const mcpFile = ctx.claudeConfigDir ? path.join(ctx.claudeConfigDir, '.claude.json') : path.join(ctx.home, '.claude.json');
+  return { base: ctx.home, claudeDir, mcpFile, manifestFile: path.join(claudeDir, MANIFEST_NAME), scopeFlag: 'user' };
+}
+
+interface Wanted {
+  rel: string;
+  abs: string;
+  content: string;
+}
+
+async function listMarkdown(dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).filter((f) => f.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The files to install: commands, agents and skills, with the plugin-root variable made absolute. */
+async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
+  const root = ctx.packRoot.split(path.sep).join('/');
+  const render = (raw: string) => withMarker(raw.split('${CLAUDE_PLUGIN_ROOT}').join(root));
+  const out: Wanted[] = [];
+  const add = async (src: string, dest: string) => {
+    const raw = await fs.readFile(src, 'utf8');
+    out.push({ abs: dest, rel: path.relative(lay.base, dest), content: render(raw) });
+  };
+  for (const kind of ['commands', 'agents']) {
+    for (const f of await listMarkdown(path.join(ctx.packRoot, kind))) {
+      await add(path.join(ctx.packRoot, kind, f), path.join(lay.claudeDir, kind, f));
+    }
+  }
+  let skills: string[] = [];
+  try {
+    skills = (await fs.readdir(path.join(ctx.packRoot, 'skills'))).sort();
+  } catch {
+    skills = [];
+  }
+  for (const s of skills) {
+    const src = path.join(ctx.packRoot, 'skills', s, 'SKILL.md');
+    if (await exists(src)) await add(src, path.join(lay.claudeDir, 'skills', s, 'SKILL.md'));
+  }
+  if (!out.some((w) => path.basename(w.abs) === 'deep-research.md')) {
+    throw new Error(`${ctx.packRoot} has no commands/deep-research.md: is this a deep-research clone?`);
+  }
+  return out;
+}
+
+function serverEntry(ctx: TargetContext): { type: string; command: string; args: string[] } {
+  return { type: 'stdio', command: 'node', args: [path.join(ctx.packRoot, 'dist', 'server.js')] };
+}
+
+function emptyManifest(ctx: TargetContext): Manifest {
+  return { version: 1, target: 'claude', pack_root: ctx.packRoot, created_dirs: [], files: {} };
+}
+
+function manifestText(m: Manifest): string {
+  return `${JSON.stringify(m, null, 2)}\n`;
+}
+
+async function install(ctx: TargetContext, lay: Layout): Promise<number> {
+  const old = await readManifest(lay.manifestFile);
+  const wanted = await wantedFiles(ctx, lay);
+  const problems: string[] = [];
+
+  // Plan everything first: a refusal must leave every file untouched.
+  const writes: Wanted[] = [];
+  for (const w of wanted) {
+    const cur = await readText(w.abs);
+    if (cur === undefined || (hasMarker(cur) && cur !== w.content)) writes.push(w);
+    else if (!hasMarker(cur)) {
+      problems.push(`${w.rel} already exists and was not written by deep-research install; move it away, then run this again.`);
+    }
+  }
+  const wantedRels = new Set(wanted.map((w) => w.rel));
+  const stale = Object.keys(old?.files ?? {}).filter((rel) => !wantedRels.has(rel));
+
+  const entry = serverEntry(ctx);
+  const mcpRel = path.relative(lay.base, lay.mcpFile);
+  const mcpText = await readText(lay.mcpFile);
+  let mcpPlan: 'insert' | 'replace' | 'keep' | 'foreign-same' = 'insert';
+  try {
+    const current = mcpText === undefined ? undefined : readValue(mcpText, ['mcpServers', SERVER_NAME], mcpRel);
+    if (mcpText !== undefined && !hasObject(mcpText, [], mcpRel)) {
+      problems.push(`${mcpRel}: its top level is not a JSON object.`);
+    } else if (current === undefined) {
+      mcpPlan = 'insert';
+    } else if (old?.mcp !== undefined && sameJson(current, old.mcp.value)) {
+      mcpPlan = sameJson(current, entry) ? 'keep' : 'replace';
+    } else if (sameJson(current, entry)) {
+      mcpPlan = 'foreign-same';
+    } else {
+      problems.push(
+        `${mcpRel} already has an MCP server named "${SERVER_NAME}" that deep-research install did not write; ` +
+          `remove it (claude mcp remove ${SERVER_NAME} --scope ${lay.scopeFlag}), then run this again.`,
+      );
+    }
+  } catch (err) {
+    if (!(err instanceof JsonEditError)) throw err;
+    problems.push(err.message);
+  }
+  if (problems.length > 0) {
+    for (const p of problems) ctx.err(`deep-research: ${p}`);
+    ctx.err('deep-research: nothing was changed.');
+    return 1;
+  }
+
+  const next: Manifest = old ? { ...old, files: { ...old.files }, created_dirs: [...old.created_dirs] } : emptyManifest(ctx);
+  next.pack_root = ctx.packRoot;
+  const noteDirs = (dirs: string[]) => {
+    for (const d of dirs) {
+      const rel = path.relative(lay.base, d);
+      if (!next.created_dirs.includes(rel)) next.created_dirs.push(rel);
+    }
+  };
+  try {
+    noteDirs(await makeDirs(lay.claudeDir));
+    for (const w of writes) {
+      noteDirs(await makeDirs(path.dirname(w.abs)));
+      await writeAtomic(w.abs, w.content);
+      ctx.out(`wrote ${w.rel}`);
+    }
+    for (const w of wanted) next.files[w.rel] = { sha256: sha256(w.content) };
+    for (const rel of stale) {
+      const abs = path.resolve(lay.base, rel);
+      const cur = await readText(abs);
+      if (cur !== undefined && hasMarker(cur) && sha256(cur) === old?.files[rel]?.sha256) {
+        await fs.rm(abs);
+        ctx.out(`removed ${rel} (no longer part of the pack)`);
+      }
+      delete next.files[rel];
+    }
+
+    if (mcpPlan === 'replace' || mcpPlan === 'insert') {
+      let text = mcpText;
+      let createdFile = old?.mcp?.created_file ?? false;
+      let createdContainer = old?.mcp?.created_container ?? false;
+      if (mcpPlan === 'replace' && text !== undefined && old?.mcp !== undefined) {
+        text = removeEntry(text, old.mcp, mcpRel).text;
+      }
+      if (text === undefined) {
+        text = '{}\n';
+        createdFile = true;
+      }
+      let inserted;
+      if (hasObject(text, ['mcpServers'], mcpRel)) {
+        inserted = insertProperty(text, ['mcpServers'], SERVER_NAME, entry, mcpRel);
+        createdContainer = createdContainer && propertyCount(text, ['mcpServers'], mcpRel) === 0;
+      } else {
+        inserted = insertProperty(text, [], 'mcpServers', { [SERVER_NAME]: entry }, mcpRel);
+        createdContainer = true;
+      }
+      if (mcpText === undefined) noteDirs(await makeDirs(path.dirname(lay.mcpFile)));
+      await writeAtomic(lay.mcpFile, inserted.text);
+      next.mcp = {
+        file: mcpRel,
+        created_file: createdFile,
+        created_container: createdContainer,
+        value: entry,
+        insertion: inserted.insertion,
+      };
+      ctx.out(`registered MCP server "${SERVER_NAME}" in ${mcpRel}: node ${entry.args[0]}`);
+    } else if (mcpPlan === 'foreign-same') {
+      ctx.out(`${mcpRel} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
+    }
+  } finally {
+    const text = manifestText(next);
+    if ((await readText(lay.manifestFile)) !== text) await writeAtomic(lay.manifestFile, text);
+  }
+
+  if (!(await exists(entry.args[0] ?? ''))) {
+    ctx.err(`deep-research: warning: ${entry.args[0]} does not exist yet; build it (npm run build) before starting Claude Code.`);
+  }
+  if (writes.length === 0 && (mcpPlan === 'keep' || mcpPlan === 'foreign-same')) ctx.out('already installed; nothing to change');
+  const where = ctx.scope.kind === 'project' ? `in ${ctx.scope.dir}` : 'in every project';
+  ctx.out(`done: /deep-research "question" now runs deep-research ${where}.`);
+  if (ctx.scope.kind === 'project') ctx.out('Claude Code asks once to approve the project MCP server from .mcp.json.');
+  return 0;
+}
+
+function removeEntry(text: string, mcp: NonNullable<Manifest['mcp']>, file: string): { text: string; exact: boolean } {
+  // The container we created goes as a whole when our entry is all it holds; otherwise just our entry.
+  if (mcp.created_container && propertyCount(text, ['mcpServers'], file) === 1) {
+    return removeProperty(text, [], 'mcpServers', file, mcp.insertion);
+  }
+  return removeProperty(text, ['mcpServers'], SERVER_NAME, file, mcp.created_container ? undefined : mcp.insertion);
+}
+
+async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
+  const m = await readManifest(lay.manifestFile);
+  if (m === undefined) {
+    // No record: remove only files that carry our marker and are exactly what this clone would write.
+    let removed = 0;
+    for (const w of await wantedFiles(ctx, lay)) {
+      if ((await readText(w.abs)) === w.content) {
+        await fs.rm(w.abs);
+        ctx.out(`removed ${w.rel}`);
+        removed++;
+      }
+    }
+    ctx.out(removed === 0 ? 'nothing to uninstall here (no install record found)' : 'no install record found; MCP config left as it is');
+    return 0;
+  }
+  const left: Manifest = { ...m, files: {}, created_dirs: [...m.created_dirs] };
+  delete left.mcp;
+  let incomplete = false;
+
+  for (const [rel, rec] of Object.entries(m.files)) {
+    const abs = path.resolve(lay.base, rel);
+    const cur = await readText(abs);
+    if (cur === undefined) continue;
+    if (!hasMarker(cur)) {
+      ctx.out(`left ${rel}: it was replaced by a file deep-research did not write`);
+    } else if (sha256(cur) === rec.sha256) {
+      await fs.rm(abs);
+      ctx.out(`removed ${rel}`);
+    } else {
+      ctx.err(`deep-research: left ${rel}: it was edited after install; delete it yourself if you no longer want it.`);
+      left.files[rel] = rec;
+      incomplete = true;
+    }
+  }
+
+  if (m.mcp !== undefined) {
+    const file = path.resolve(lay.base, m.mcp.file);
+    const text = await readText(file);
+    if (text !== undefined) {
+      try {
+        const current = readValue(text, ['mcpServers', SERVER_NAME], m.mcp.file);
+        if (current === undefined) {
+          ctx.out(`${m.mcp.file} no longer registers "${SERVER_NAME}"`);
+        } else if (!sameJson(current, m.mcp.value)) {
+          ctx.err(`deep-research: left the "${SERVER_NAME}" entry in ${m.mcp.file}: it was changed after install.`);
+          incomplete = true;
+        } else {
+          const out = removeEntry(text, m.mcp, m.mcp.file).text;
+          if (m.mcp.created_file && out.trim() === '{}') {
+            await fs.rm(file);
+            ctx.out(`removed ${m.mcp.file}`);
+          } else {
+            await writeAtomic(file, out);
+            ctx.out(`unregistered MCP server "${SERVER_NAME}" from ${m.mcp.file}`);
+          }
+        }
+      } catch (err) {
+        if (!(err instanceof JsonEditError)) throw err;
+        ctx.err(`deep-research: ${err.message}`);
+        left.mcp = m.mcp;
+        incomplete = true;
+      }
+    }
+  }
+
+  if (incomplete) {
+    await writeAtomic(lay.manifestFile, manifestText(left));
+  } else {
+    await fs.rm(lay.manifestFile, { force: true });
+  }
+  // Deepest first, and only directories that are empty now: anything the user put there keeps them.
+  const dirs = [...m.created_dirs].sort((a, b) => b.length - a.length);
+  for (const rel of dirs) await removeDirIfEmpty(path.resolve(lay.base, rel));
+  ctx.out(incomplete ? 'uninstalled, except what is listed above' : 'uninstalled');
+  return incomplete ? 1 : 0;
+}
+
+export const claudeTarget: Target = {
+  name: 'claude',
+  async run(ctx) {
+    const lay = layout(ctx);
+    return ctx.action === 'install' ? install(ctx, lay) : uninstall(ctx, lay);
+  },
+};
+
+export { MARKER };

@@ -1,0 +1,142 @@
+// File-system helpers shared by the install targets: the marker that identifies a file the installer
+// wrote, the manifest that remembers what it changed, and writes that never leave a torn file behind.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Insertion } from './json-entry.js';
+
+/**
+ * Every file the installer writes carries this line. A file without it belongs to someone else and is never
+ * overwritten or removed.
+ */
+export const MARKER =
+  '<!-- deep-research install: written by "deep-research install"; "deep-research uninstall" removes it. -->';
+
+export function hasMarker(content: string): boolean {
+  return content.includes(MARKER);
+}
+
+/** Puts the marker right after the frontmatter (or at the top), where it does not disturb the YAML. */
+export function withMarker(content: string): string {
+  const fm = /^---\r?\n[\s\S]*?\r?\n---\r?\n/.exec(content);
+  if (fm === null) return `${MARKER}\n${content}`;
+  return `${fm[0]}${MARKER}\n${content.slice(fm[0].length)}`;
+}
+
+export function sha256(content: string): string {
+  return createHash('sha256').update(content, 'utf8').digest('hex');
+}
+
+/** What one installation changed, so that uninstall can undo exactly that and nothing else. */
+export interface Manifest {
+  version: 1;
+  target: string;
+  /** The clone the installed files and server came from. */
+  pack_root: string;
+  /** Directories the installer created, relative to the scope's base directory. */
+  created_dirs: string[];
+  /** Files the installer wrote, relative to the base directory, with the hash of what it wrote. */
+  files: Record<string, { sha256: string }>;
+  /** The MCP server entry, when this installation added it. */
+  mcp?: {
+    file: string;
+    created_file: boolean;
+    created_container: boolean;
+    value: unknown;
+    insertion: Insertion;
+  };
+}
+
+export async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readManifest(file: string): Promise<Manifest | undefined> {
+  const text = await readText(file);
+  if (text === undefined) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} is not valid JSON. It records what deep-research installed; restore or delete it.`);
+  }
+  const m = data as Partial<Manifest> | null;
+  if (m === null || typeof m !== 'object' || m.version !== 1 || typeof m.files !== 'object' || !Array.isArray(m.created_dirs)) {
+    throw new Error(`${file} is not a deep-research install manifest this version understands.`);
+  }
+  return m as Manifest;
+}
+
+/**
+ * Writes through a temporary file and a rename, so a crash leaves the old or the new content. A symlinked
+ * target (dotfile managers link ~/.claude.json) is written where it points, and the file keeps its mode.
+ */
+export async function writeAtomic(file: string, content: string): Promise<void> {
+  let real = file;
+  try {
+    real = await fs.realpath(file);
+  } catch {
+    // A new file: write it where it was asked for.
+  }
+  let mode: number | undefined;
+  try {
+    mode = (await fs.stat(real)).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const tmp = path.join(path.dirname(real), `.${path.basename(real)}.${process.pid}.${Date.now()}.tmp`);
+  const handle = await fs.open(tmp, 'w', mode ?? 0o644);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (mode !== undefined) await fs.chmod(tmp, mode);
+  try {
+    await fs.rename(tmp, real);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Creates `dir` and its missing parents; returns the ones it created, outermost first. */
+export async function makeDirs(dir: string): Promise<string[]> {
+  const missing: string[] = [];
+  let cur = path.resolve(dir);
+  while (!(await exists(cur))) {
+    missing.unshift(cur);
+    const parent = path.dirname(cur);
+    if (parent === cur) break;
+    cur = parent;
+  }
+  for (const d of missing) await fs.mkdir(d);
+  return missing;
+}
+
+/** Removes `dir` only when it is an empty directory. */
+export async function removeDirIfEmpty(dir: string): Promise<boolean> {
+  try {
+    const entries = await fs.readdir(dir);
+    if (entries.length > 0) return false;
+    await fs.rmdir(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
