@@ -78,6 +78,16 @@ async function listMarkdown(dir: string): Promise<string[]> {
   }
 }
 
+async function markdownTree(dir: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of (await fs.readdir(path.join(dir, prefix), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const rel = path.join(prefix, e.name);
+    if (e.isDirectory()) out.push(...(await markdownTree(dir, rel)));
+    else if (e.isFile() && e.name.endsWith('.md')) out.push(rel);
+  }
+  return out;
+}
+
 /** The files to install: commands, agents and skills, with the plugin-root variable made absolute. */
 async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
   const root = ctx.packRoot.split(path.sep).join('/');
@@ -98,9 +108,11 @@ async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
   } catch {
     skills = [];
   }
+  // A skill is copied whole, so the references its SKILL.md links relatively are there too.
   for (const s of skills) {
-    const src = path.join(ctx.packRoot, 'skills', s, 'SKILL.md');
-    if (await exists(src)) await add(src, path.join(lay.claudeDir, 'skills', s, 'SKILL.md'));
+    const srcDir = path.join(ctx.packRoot, 'skills', s);
+    if (!(await exists(path.join(srcDir, 'SKILL.md')))) continue;
+    for (const rel of await markdownTree(srcDir)) await add(path.join(srcDir, rel), path.join(lay.claudeDir, 'skills', s, rel));
   }
   if (!out.some((w) => path.basename(w.abs) === 'deep-research.md')) {
     throw new Error(`${ctx.packRoot} has no commands/deep-research.md: is this a deep-research clone?`);
