@@ -1,0 +1,93 @@
+// The bundled server spawned over stdio, as a user's CLI runs it: stdout must carry only JSON-RPC,
+// and a whole thread runs from start_run to complete_thread.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { tempDir } from './helpers/mcp.js';
+import { PAGE, QUESTION, seedSource } from './helpers/fixtures.js';
+
+const BUNDLE = path.resolve('dist/server.js');
+
+describe('dist/server.js over stdio', () => {
+  it('answers a real client and runs a thread end to end', async () => {
+    expect(fs.existsSync(BUNDLE), 'run npm run build first').toBe(true);
+    const root = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE],
+      env: { ...process.env, DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      return r.structuredContent as Record<string, any>;
+    };
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['check_drift', 'complete_thread', 'fetch_source', 'record_critique', 'record_round', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
+    );
+    const run = await call('start_run', {
+      question: QUESTION,
+      depth: 'quick',
+      brief: { threads: [{ name: 'Only', sub_questions: [{ id: 'SQ-1', question: 'Did productivity hold in trials?' }], subjects: ['Iceland trial'] }] },
+    });
+    await seedSource(root, run.run_id, 'https://example.org/a', PAGE(5));
+    await call('start_thread', { run_id: run.run_id, thread: 'Only' });
+    const r1 = await call('record_round', {
+      run_id: run.run_id,
+      thread: 'Only',
+      query: 'four-day week productivity Iceland',
+      urls_visited: ['https://example.org/a'],
+      facts: [{ fact: 'Output per hour rose 5%.', url: 'https://example.org/a', quote: 'Output per hour rose by 5% in the pilot group', confidence: 'VERIFIED', sub_questions: ['SQ-1'] }],
+      summary: 'One trial report read.',
+      targeted_subjects: ['Iceland trial'],
+      sub_question_updates: [{ id: 'SQ-1', status: 'ANSWERED' }],
+    });
+    expect(r1).toMatchObject({ action: 'STOP', convergence_reason: 'CRITERIA_MET' });
+    const done = await call('complete_thread', { run_id: run.run_id, thread: 'Only' });
+    expect(done.convergence_reason).toBe('CRITERIA_MET');
+    expect(fs.existsSync(path.join(root, done.path))).toBe(true);
+    await client.close();
+  });
+
+  it('writes nothing but JSON-RPC to stdout', async () => {
+    const root = tempDir();
+    const child = spawn(process.execPath, [BUNDLE], { env: { ...process.env, DEEP_RESEARCH_ARTIFACTS: root }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'thread_status', arguments: { run_id: 'nope', thread: 'x' } } });
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'start_run', arguments: { question: 42 } } });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no reply; stderr: ${err}`)), 15_000);
+      const check = () => {
+        if (out.split('\n').filter(Boolean).length >= 4) {
+          clearTimeout(timer);
+          resolve();
+        } else setTimeout(check, 20);
+      };
+      check();
+    });
+    child.kill();
+    const lines = out.split('\n').filter(Boolean);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+    const byId = new Map(lines.map((l) => JSON.parse(l)).map((m) => [m.id, m]));
+    expect(byId.get(3).result.isError).toBe(true);
+    expect(byId.get(3).result.content[0].text).toMatch(/unknown run "nope"/);
+    expect(byId.get(4).result.isError).toBe(true);
+    // Logs are JSON lines on stderr.
+    for (const line of err.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});

@@ -1,0 +1,57 @@
+// The public contract as a reviewed file: any change to a tool's schema, description or annotations
+// shows up as a diff of test/tools/__snapshots__/tools.json (update with `npx vitest run -u`).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Harness } from '../helpers/mcp.js';
+
+let h: Harness;
+let tools: Awaited<ReturnType<Harness['client']['listTools']>>['tools'];
+beforeAll(async () => {
+  h = await connect();
+  tools = (await h.client.listTools()).tools;
+});
+afterAll(async () => h?.close());
+
+const SPEC_TOOLS = ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'verify_report'];
+
+describe('tool contract', () => {
+  it('matches the committed snapshot', async () => {
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/tools.json');
+  });
+
+  it('exposes exactly the SPEC 5 tools', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS].sort());
+  });
+
+  it.each(SPEC_TOOLS)('%s has annotations, an output schema, a contract description and no top-level union', (name) => {
+    const t = tools.find((x) => x.name === name)!;
+    expect(t.annotations).toBeDefined();
+    expect(typeof t.annotations?.readOnlyHint).toBe('boolean');
+    expect(typeof t.annotations?.openWorldHint).toBe('boolean');
+    expect(t.outputSchema?.type).toBe('object');
+    expect(t.inputSchema.type).toBe('object');
+    expect(t.inputSchema).not.toHaveProperty('anyOf');
+    expect(t.inputSchema).not.toHaveProperty('oneOf');
+    expect(t.description!.length).toBeGreaterThan(200);
+    expect(t.description).toMatch(/Returns/);
+    expect(t.description).not.toMatch(/\bMUST\b/);
+    // Names a sibling tool, so the model knows what to use instead.
+    expect(SPEC_TOOLS.some((other) => other !== name && t.description!.includes(other))).toBe(true);
+  });
+
+  it('bounds every string and array in every input schema', () => {
+    const unbounded: string[] = [];
+    const walk = (s: any, where: string) => {
+      if (!s || typeof s !== 'object') return;
+      if (s.type === 'string' && s.maxLength === undefined && s.enum === undefined) unbounded.push(where);
+      if (s.type === 'array' && s.maxItems === undefined) unbounded.push(where);
+      for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${where}.${k}`);
+      if (s.items) walk(s.items, `${where}[]`);
+    };
+    for (const t of tools) walk(t.inputSchema, t.name);
+    expect(unbounded).toEqual([]);
+  });
+
+  it('keeps all tool definitions together within 3,000 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3000);
+  });
+});
