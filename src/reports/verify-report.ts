@@ -29,12 +29,11 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
   const storedKeys = new Set([...sources.values()].map((s) => s.canonical_key));
   const projected = new Map<string, string>();
   const projection = (s: VerifySource) => {
-    let p = projected.get(s.id);
-    if (p === undefined) {
-      p = projectForMatching(s.markdown);
-      projected.set(s.id, p);
-    }
-    return p;
+    const cached = projected.get(s.id);
+    if (cached !== undefined) return cached;
+    const fresh: string = projectForMatching(s.markdown);
+    projected.set(s.id, fresh);
+    return fresh;
   };
 
   let inFence = false;

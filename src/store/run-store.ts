@@ -149,7 +149,7 @@ export class RunStore {
   }
 
   /** O(1): one small file per canonical key, so lookups never scan the run's sources. */
-  lookupSource(runId: string, key: string): SourceMeta | undefined {
+  lookupSource(runId: string, key: string): StoredSource | undefined {
     const entry = readJson<{ key: string; id: string }>(this.keyFile(runId, key));
     if (!entry || entry.key !== key) return undefined;
     return this.readSource(runId, entry.id);
@@ -196,7 +196,7 @@ export class RunStore {
     s: { url: string; canonical_key: string; title: string; markdown: string; fetched_at: string },
   ): { source: StoredSource; duplicate: boolean } {
     const existing = this.lookupSource(runId, s.canonical_key);
-    if (existing) return { source: existing as StoredSource, duplicate: true };
+    if (existing) return { source: existing, duplicate: true };
     const dir = this.runDir(runId);
     const counterFile = safeJoin(dir, 'state', 'source-counter.json');
     const counter = readJson<{ next: number }>(counterFile) ?? { next: 1 };

@@ -55,7 +55,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       throw new InputError(`url: ${(err as Error).message}`);
     }
     const stored = ctx.store.lookupSource(run.run_id, key);
-    if (stored) return reply(stored as StoredSource, true, run.fetch.degraded);
+    if (stored) return reply(stored, true, run.fetch.degraded);
 
     const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
     const check = checkUrl(args.url, allowHosts);
@@ -73,7 +73,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     return ctx.store.lock(run.run_id, () => {
       const current = ctx.store.loadRun(run.run_id);
       const again = ctx.store.lookupSource(run.run_id, key);
-      if (again) return reply(again as StoredSource, true, current.fetch.degraded);
+      if (again) return reply(again, true, current.fetch.degraded);
       const counts = page.ok || page.reachedNetwork;
       const tally = counts ? recordFetch(current.fetch, !page.ok) : current.fetch;
       if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });

@@ -113,7 +113,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         canonicalKey,
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
-          return s ? { source_id: s.id, title: s.title, markdown: (s as { markdown: string }).markdown } : undefined;
+          return s ? { source_id: s.id, title: s.title, markdown: s.markdown } : undefined;
         },
       });
       // Report first, then state: a crash in between re-records the same round number over it.
