@@ -12,10 +12,10 @@ import type { ToolDefinition } from './tool.js';
 const inputSchema = {
   run_id: runId,
   thread: threadName,
-  source_id: z.string().max(20).optional().describe('A stored source (S<n>) from fetch_source. Preferred.'),
-  url: z.string().max(2048).optional().describe('With text: a result not stored through fetch_source.'),
-  text: z.string().max(200_000).optional().describe('With url: the result text to check.'),
-  published: z.number().int().min(1000).max(2200).optional().describe("The page's publication year, if known."),
+  source_id: z.string().max(20).optional().describe('S<n> from fetch_source.'),
+  url: z.string().max(2048).optional().describe('With text, for an unstored result.'),
+  text: z.string().max(200_000).optional(),
+  published: z.number().int().min(1000).max(2200).optional().describe('Publication year.'),
 };
 
 const outputSchema = {
@@ -30,12 +30,10 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Check a result for drift',
     description:
-      "Checks one fetched result against the thread's subjects, sub-question terms, the brief's include/exclude terms and scope (subject, domain, temporal, geographic drift) and keeps the thread's drift streak. " +
-      'Returns drift, the signals that fired, consecutive_drifts and action: extract, skip, or reformulate (too many drifted results in a row). ' +
-      'Call it after fetch_source and before extracting facts from a page; a drifted page yields no facts.',
+      "Checks a fetched page against the thread's subjects, terms and scope; keeps the drift streak. Returns drift, signals, consecutive_drifts, action (extract|skip|reformulate). Call before extracting facts for record_round.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('write', 'Check a result for drift'),
+    annotations: annotationsFor('write'),
   },
   async handler(args, ctx: ToolContext) {
     let text: string;

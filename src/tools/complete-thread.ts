@@ -20,7 +20,7 @@ const inputSchema = {
     )
     .max(30)
     .optional()
-    .describe('What the thread could not find. Omitted on a repeat call: the gaps recorded before are kept.'),
+    .describe('Omit on a repeat call to keep earlier gaps.'),
 };
 
 const outputSchema = {
@@ -34,12 +34,10 @@ export const completeThread: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Complete a thread',
     description:
-      'Ends a thread and writes thread-completion-<thread>.md (sub-question status, subject coverage, all sources with their value, open contradictions, gaps, plateau history with a chart). ' +
-      'Returns the report path, the convergence reason (ENDED_EARLY when it had not converged) and rounds executed. ' +
-      'Call it when record_round says STOP, or to end a thread early. Idempotent: calling it again re-renders the same file.',
+      "Ends a thread and writes its completion report. Returns path, convergence_reason (ENDED_EARLY if not converged), rounds_executed. Call when record_round says STOP. Idempotent.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('write-idempotent', 'Complete a thread'),
+    annotations: annotationsFor('write-idempotent'),
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);

@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
-import { checkUrl, parseAllowHosts } from '../fetch/url-guard.js';
-import { outline, pageFrom, selectPassages } from '../fetch/passages.js';
-import { wrapUntrusted } from '../fetch/untrusted.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, fail, ok } from './result.js';
@@ -15,10 +12,10 @@ const DEFAULT_CHARS = 8_000;
 
 const inputSchema = {
   run_id: runId,
-  url: z.string().min(1).max(2048).describe('http(s) URL of a search result to read.'),
-  focus: z.string().max(500).optional().describe('What you are looking for; the reply holds the passages most relevant to it.'),
-  start_index: z.number().int().min(0).optional().describe('Character offset into the stored text; returns the page from there instead of focused passages.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Characters of page text in the reply. Default 8000 (about 2,000 tokens).'),
+  url: z.string().min(1).max(2048),
+  focus: z.string().max(500).optional().describe('Return the passages most relevant to this.'),
+  start_index: z.number().int().min(0).optional().describe('Page from this character offset instead.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000 characters.'),
 };
 
 const outputSchema = {
@@ -39,12 +36,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      'Fetches a web page (http/https only; private and local addresses refused; size and time limited), extracts the readable text as markdown and stores it once per canonical URL as S<n>. ' +
-      'Returns source_id, canonical_key, title, total_chars, a heading outline and the passages most relevant to `focus` (or the page from `start_index`, with next_start_index), inside an untrusted-content block. ' +
-      'Read every result through it so facts and report quotes can be checked; a repeat of a stored URL answers from the store without fetching. Then call check_drift before extracting facts.',
+      "Fetches a page (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. Then check_drift.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('fetch', 'Fetch and store a source'),
+    annotations: annotationsFor('fetch'),
   },
   async handler(args, ctx: ToolContext, extra) {
     const run = ctx.store.loadRun(args.run_id);
@@ -54,6 +49,12 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     } catch (err) {
       throw new InputError(`url: ${(err as Error).message}`);
     }
+    // Everything fetch-related loads on the first call, not at server start.
+    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { wrapUntrusted }] = await Promise.all([
+      import('../fetch/url-guard.js'),
+      import('../fetch/passages.js'),
+      import('../fetch/untrusted.js'),
+    ]);
     const stored = ctx.store.lookupSource(run.run_id, key);
     if (stored) return reply(stored, true, run.fetch.degraded);
 
@@ -62,7 +63,6 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     if (!check.ok) return fail(`${check.reason}. Skip this result and go on with the others.`);
 
     await extra.progress('fetching', 0, 2);
-    // The extraction stack is heavy; it loads on the first fetch, not at server start.
     const { readPage } = await import('../fetch/pipeline.js');
     const page = await readPage(args.url, {
       allowHosts,

@@ -1,5 +1,7 @@
 // Registers every tool, and nothing else. Each tool lives in its own file.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listTools } from './list-tools.js';
 import type { ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
 import { errorResult } from './result.js';
@@ -62,4 +64,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }
     });
   }
+  const compact = listTools(TOOLS);
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: compact }));
 }

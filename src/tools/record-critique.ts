@@ -14,24 +14,22 @@ const inputSchema = {
       z.object({
         kind: z.enum(GAP_KINDS),
         description: z.string().min(1).max(1000),
-        query: z.string().min(1).max(500).describe('The search that would close the gap.'),
-        priority: z.number().min(0).max(1000).describe('Larger is more important.'),
-        material: z.boolean().describe('True only if closing the gap would change a claim of the answer.'),
-        unanswerable: z.boolean().optional().describe('True when no search can close it: it becomes an open question.'),
+        query: z.string().min(1).max(500),
+        priority: z.number().min(0).max(1000).describe('Larger = more important.'),
+        material: z.boolean().describe('Closing it would change a claim.'),
+        unanswerable: z.boolean().optional().describe('No search can close it.'),
       }),
     )
     .max(50),
-  signoff: z.boolean().describe('True when the critic signs off on the research as complete.'),
+  signoff: z.boolean(),
 };
 
 const outputSchema = {
-  critic_round: z.number(),
   clean_signoffs: z.number(),
   stop: z.boolean(),
   next_target: z.string().optional(),
   open_material_gaps: z.number(),
   open_questions: z.array(z.string()),
-  path: z.string(),
 };
 
 export const recordCritique: ToolDefinition<typeof inputSchema> = {
@@ -39,12 +37,10 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record a completeness critique',
     description:
-      "Applies the critic loop to one critique of all completion reports: counts clean sign-offs, moves unanswerable gaps to open questions, and picks the next target. Writes critique.md. " +
-      'Returns clean_signoffs, stop, next_target (the query of the top material gap, when not stopping), open_material_gaps and open_questions. ' +
-      'Call it after the investigators finish; when stop is false, open one thread for next_target with start_thread and a definition, then critique again.',
+      "Applies the critic loop to one critique; writes critique.md. Returns clean_signoffs, stop, next_target, open_material_gaps, open_questions. If stop is false, open a thread for next_target with start_thread.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('write', 'Record a completeness critique'),
+    annotations: annotationsFor('write'),
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);

@@ -14,27 +14,27 @@ const url = z.string().min(1).max(2048);
 const inputSchema = {
   run_id: runId,
   thread: threadName,
-  query: z.string().min(1).max(500).describe('The search query this round used.'),
+  query: z.string().min(1).max(500),
   urls_visited: z
     .array(url)
     .max(20)
-    .describe("URLs of the results read this round (at most the tier's results per round); empty when the search found nothing."),
+    .describe('Results read this round; may be empty.'),
   facts: z
     .array(
       z.object({
         fact: z.string().min(1).max(2000),
-        url: url.describe('The page the fact came from; read it through fetch_source so the quote can be checked.'),
+        url: url,
         source_title: z.string().max(300).optional(),
-        quote: z.string().max(2000).optional().describe('Verbatim span from the page that states the fact.'),
+        quote: z.string().max(2000).optional().describe('Verbatim span from the page.'),
         confidence,
         notes: z.string().max(1000).optional(),
-        sub_questions: z.array(z.string().min(1).max(40)).max(20).optional().describe('Ids of the sub-questions this fact bears on.'),
-        confirms_known: z.boolean().optional().describe('True when the fact only confirms a known fact or an earlier one.'),
+        sub_questions: z.array(z.string().min(1).max(40)).max(20).optional(),
+        confirms_known: z.boolean().optional().describe('Only confirms a known fact.'),
       }),
     )
     .max(50),
-  summary: z.string().min(1).max(4000).describe('Two to five sentences: what this round found.'),
-  targeted_subjects: z.array(z.string().min(1).max(200)).max(20).optional().describe('Subjects this round was dedicated to.'),
+  summary: z.string().min(1).max(4000),
+  targeted_subjects: z.array(z.string().min(1).max(200)).max(20).optional(),
   sub_question_updates: z
     .array(
       z.object({
@@ -46,7 +46,7 @@ const inputSchema = {
     )
     .max(20)
     .optional()
-    .describe('Proposed statuses; ANSWERED is accepted only with a grounded VERIFIED or PLAUSIBLE fact linked to it.'),
+    .describe('ANSWERED needs a grounded fact linked to it.'),
   subject_updates: z
     .array(z.object({ name: z.string().min(1).max(200), status: z.enum(SUBJECT_STATUSES), evidence: z.string().max(1000).optional() }))
     .max(20)
@@ -55,19 +55,19 @@ const inputSchema = {
   contradictions: z
     .array(
       z.object({
-        id: z.string().max(20).optional().describe('Set to update an existing contradiction (C1, C2, …); omit for a new one.'),
+        id: z.string().max(20).optional().describe('C<n> to update; omit for new.'),
         claim: z.string().min(1).max(1000),
-        source_a: z.string().min(1).max(1000).describe('What source A says.'),
+        source_a: z.string().min(1).max(1000),
         url_a: url,
-        source_b: z.string().min(1).max(1000).describe('What source B says.'),
+        source_b: z.string().min(1).max(1000),
         url_b: url,
         status: z.enum(CONTRADICTION_STATUSES),
-        severity: level.optional().describe('Default MEDIUM. An OPEN HIGH contradiction blocks convergence.'),
+        severity: level.optional().describe('Default MEDIUM.'),
       }),
     )
     .max(20)
     .optional(),
-  next_focus: z.string().max(500).optional().describe('What the next round should look for.'),
+  next_focus: z.string().max(500).optional(),
 };
 
 const outputSchema = {
@@ -81,7 +81,6 @@ const outputSchema = {
   escape_strategy: z.string().optional(),
   phase,
   next_phase: phase,
-  phase_reason: z.string(),
   forced_subject: z.string().optional(),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
@@ -96,12 +95,10 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record one investigation round',
     description:
-      'Records a round (query, URLs read, facts with verbatim quotes, summary, updates), grounds each fact against the stored page text and writes the micro-report. ' +
-      'Returns the decision: new/confirming facts, saturation, URL overlap, plateau level, action (CONTINUE | REFORMULATE | ADVANCE_PHASE | STOP), escape strategy, phase and next phase, forced subject, convergence, warnings, the micro-report path, and `next` directives. ' +
-      'Call it once at the end of every round and do what `action` and `next` say. Refused on a converged or completed thread (use complete_thread) or with more URLs than the round allows.',
+      "Records a round: grounds fact quotes in stored pages, computes saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns action, warnings and `next` directives. On STOP call complete_thread.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('write', 'Record one investigation round'),
+    annotations: annotationsFor('write'),
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);

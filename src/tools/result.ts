@@ -1,7 +1,7 @@
 // The one way a tool answer is built: structuredContent for clients that read it, and a short text
 // rendering carrying every decision field for clients (Claude Code) that show the model only text.
 // Size caps and isError live here and nowhere else.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { InputError } from '../errors.js';
 
 const MAX_TEXT = 24_000;
@@ -9,12 +9,13 @@ const MAX_TEXT = 24_000;
 /** Tools ask for an annotation set by naming their effect once. */
 export type Effect = 'read' | 'write' | 'write-idempotent' | 'fetch';
 
-export function annotationsFor(effect: Effect, title: string) {
+/** Destructive and idempotent hints only mean something for tools that write, so read tools omit them. */
+export function annotationsFor(effect: Effect): ToolAnnotations {
+  if (effect === 'read') return { readOnlyHint: true, openWorldHint: false };
   return {
-    title,
-    readOnlyHint: effect === 'read',
+    readOnlyHint: false,
     destructiveHint: false,
-    idempotentHint: effect === 'read' || effect === 'write-idempotent' || effect === 'fetch',
+    idempotentHint: effect === 'write-idempotent' || effect === 'fetch',
     openWorldHint: effect === 'fetch',
   };
 }

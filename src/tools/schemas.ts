@@ -2,28 +2,28 @@
 import { z } from 'zod';
 import { CONFIDENCES, LEVELS, PHASES } from '../engine/types.js';
 
-export const runId = z.string().min(1).max(120).describe('The run_id that start_run returned.');
-export const threadName = z.string().min(1).max(200).describe("The thread's name exactly as written in the brief.");
+export const runId = z.string().min(1).max(120);
+export const threadName = z.string().min(1).max(200);
 export const phase = z.enum(PHASES);
 export const confidence = z.enum(CONFIDENCES);
 export const level = z.enum(LEVELS);
 
 export const subQuestion = z.object({
-  id: z.string().min(1).max(40).describe('Stable id, e.g. "SQ-1".'),
+  id: z.string().min(1).max(40),
   question: z.string().min(1).max(1000),
 });
 
 export const threadDefinition = {
-  sub_questions: z.array(subQuestion).min(1).max(20).describe('At least one sub-question.'),
+  sub_questions: z.array(subQuestion).min(1).max(20),
   subjects: z
     .array(z.string().min(1).max(200))
     .max(20)
-    .describe('Named entities that must each get a dedicated round.'),
+    .describe('Entities that each need a dedicated round.'),
   source_strategy: z
     .array(phase)
     .max(4)
     .optional()
-    .describe('Phases this thread uses, kept in SURVEY → EXTRACT → DIVERSIFY → VERIFY order. Default: all four.'),
+    .describe('Phases to use; default all four.'),
 };
 
 export const directivesOut = z.object({

@@ -11,15 +11,15 @@ import { level, threadDefinition, threadName } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
-  question: z.string().min(3).max(2000).describe('The research question as the user asked it.'),
-  depth: z.enum(DEPTHS).optional().describe('Depth tier; default "standard".'),
+  question: z.string().min(3).max(2000),
+  depth: z.enum(DEPTHS).optional().describe('Default standard.'),
   brief: z
     .object({
       threads: z
         .array(z.object({ name: threadName, ...threadDefinition }))
         .min(1)
         .max(12)
-        .describe('Independent threads; at most the tier allows (quick 2, standard 4, deep 6).'),
+        ,
       assumptions: z.array(z.string().min(1).max(500)).max(20).optional(),
       disambiguation: z
         .object({
@@ -34,13 +34,13 @@ const inputSchema = {
           period: z
             .object({ from: z.number().int().min(1000).max(2200), to: z.number().int().min(1000).max(2200) })
             .optional()
-            .describe('Inclusive years.'),
+            ,
         })
         .optional(),
     })
-    .describe('The research brief: threads plus run-wide disambiguation, known facts and scope.'),
-  dry_run: z.boolean().optional().describe('Validate and return budgets and max_fetches without writing anything. Default false.'),
-  new: z.boolean().optional().describe('Start a fresh run even if this question already has one (id gets -2, -3, …). Default false.'),
+    ,
+  dry_run: z.boolean().optional().describe('Validate and estimate cost; write nothing.'),
+  new: z.boolean().optional().describe('Start a fresh run of the same question.'),
 };
 
 const outputSchema = {
@@ -48,7 +48,6 @@ const outputSchema = {
   artifact_dir: z.string(),
   report_path: z.string(),
   resumed: z.boolean(),
-  dry_run: z.boolean(),
   threads: z.array(z.string()),
   budgets: z.object({
     max_threads: z.number(),
@@ -57,7 +56,6 @@ const outputSchema = {
     critic_rounds: z.number(),
   }),
   max_fetches: z.number(),
-  depth: z.enum(DEPTHS),
 };
 
 type Input = z.infer<z.ZodObject<typeof inputSchema>>;
@@ -67,13 +65,10 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Start or resume a research run',
     description:
-      'Validates the research brief, creates artifacts/<run_id>/ and writes brief.md, or resumes the existing run of the same question (resumed: true, nothing overwritten). ' +
-      'Returns run_id, artifact_dir, report_path (where you write report.md), thread names, the tier budgets and max_fetches. ' +
-      'Call it once after planning, first with dry_run: true to show the cost estimate, then for real. ' +
-      'To continue one thread use start_thread; to see where a run stands use thread_status.',
+      "Validates the brief; creates artifacts/<run_id>/ and brief.md, or resumes the same question's run. Returns run_id, report_path, threads, budgets, max_fetches. Use dry_run first for the cost; then start_thread.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('write-idempotent', 'Start or resume a research run'),
+    annotations: annotationsFor('write-idempotent'),
   },
   async handler(args: Input, ctx: ToolContext) {
     const depth: Depth = args.depth ?? 'standard';

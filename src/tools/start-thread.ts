@@ -16,7 +16,7 @@ const inputSchema = {
   definition: z
     .object(threadDefinition)
     .optional()
-    .describe('Only for a thread not in the brief (a critic thread for one material gap): its sub-questions and subjects.'),
+    .describe('Only for a thread not in the brief (a critic thread).'),
 };
 
 export const startThread: ToolDefinition<typeof inputSchema> = {
@@ -24,12 +24,10 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Start or resume a thread',
     description:
-      "Initialises a thread's state, or resumes it where it stopped. A thread that is not in the brief needs a definition (a critic thread opened for a material gap). " +
-      'Returns round budget, rounds completed, phase, convergence, degraded flag and `next`: the directives for the next round (round, phase, forced_subject, reformulate_from, query_hints, fetch_prompt). ' +
-      'Call it once at the start of each investigator; after a context loss thread_status gives the same without changing anything.',
+      "Starts or resumes a thread (a thread not in the brief needs a definition). Returns budget, phase, convergence and `next` round directives. thread_status reads the same without writing.",
     inputSchema,
     outputSchema: threadStatusOutput,
-    annotations: annotationsFor('write-idempotent', 'Start or resume a thread'),
+    annotations: annotationsFor('write-idempotent'),
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);

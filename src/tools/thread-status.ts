@@ -12,11 +12,10 @@ export const threadStatus: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Where a thread stands',
     description:
-      "Read-only summary of a thread: rounds completed of the budget, phase, convergence, degraded flag, sub-question and subject status, and `next` (the next round's directives). " +
-      'Call it to resume after a context loss or to report progress; it changes nothing. To begin a thread use start_thread.',
+      "Read-only. Returns a thread's rounds, phase, convergence, sub-question and subject status and `next` directives. Use it to resume after a context loss; start_thread begins one.",
     inputSchema,
     outputSchema: threadStatusOutput,
-    annotations: annotationsFor('read', 'Where a thread stands'),
+    annotations: annotationsFor('read'),
   },
   handler(args, ctx: ToolContext) {
     const { run, state } = requireThread(ctx, args.run_id, args.thread);

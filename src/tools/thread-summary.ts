@@ -1,4 +1,5 @@
-// The status block start_thread and thread_status share.
+// The status block start_thread and thread_status share. The output schema lists the SPEC fields; the
+// reply also carries sub-question, subject and fact counts for the status command.
 import { nextDirectives } from '../engine/directives.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { RunState } from '../store/run-store.js';
@@ -11,12 +12,7 @@ export const threadStatusOutput = {
   rounds_completed: z.number(),
   phase,
   converged: z.boolean(),
-  convergence_reason: z.string().optional(),
-  completed: z.boolean(),
   degraded: z.boolean(),
-  sub_questions: z.array(z.string()).describe('"<id> <STATUS>[ <confidence>]" per sub-question.'),
-  subjects: z.array(z.string()).describe('"<name>: <rounds> rounds, <STATUS>" per subject.'),
-  facts: z.number(),
   next: directivesOut.optional(),
 };
 

@@ -11,13 +11,12 @@ import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   run_id: runId,
-  path: z.string().max(500).optional().describe("The report file, relative to the run folder (or the report_path start_run gave). Default report.md."),
+  path: z.string().max(500).optional().describe('Inside the run folder; default report.md.'),
 };
 
 const outputSchema = {
   ok: z.boolean(),
   problems: z.array(z.object({ line: z.number(), message: z.string() })),
-  citations_checked: z.number(),
 };
 
 export function collectSources(store: RunStore, runId: string): Map<string, VerifySource> {
@@ -34,11 +33,10 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Verify the final report',
     description:
-      'Checks report.md against the stored sources: every [S<n>] resolves to a stored source, every "quoted span" [S<n>] is found in that source, ## Sources lists exactly the cited ids, no URL appears that was never stored, the title, ## Methods and ## Sources exist, and a degraded run says so in Methods. ' +
-      'Returns ok and every problem with its line number. Call it after writing the report, fix each problem, and call it again until ok is true.',
+      "Checks report.md against stored sources: citations resolve, quotes are found, Sources lists exactly the cited ids, no unstored URLs, required headings. Returns ok and problems with lines. Repeat after fixing; fetch_source stores sources.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('read', 'Verify the final report'),
+    annotations: annotationsFor('read'),
   },
   handler(args, ctx: ToolContext) {
     const run = ctx.store.loadRun(args.run_id);
