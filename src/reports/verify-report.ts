@@ -81,8 +81,8 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
         listed.set(id, n);
         const src = sources.get(id);
         if (!src) problems.push({ line: n, message: `Sources lists [${id}], which is not a stored source of this run` });
-        for (const url of (m[2] ?? '').match(URL_RE) ?? []) {
-          const key = keyOf(url);
+        for (const found of (m[2] ?? '').match(URL_RE) ?? []) {
+          const key = keyOf(found.replace(/[.,;:!?]+$/, ''));
           if (src && key !== src.canonical_key) {
             problems.push({ line: n, message: `the URL listed for [${id}] is not its stored URL (${src.url})` });
           }
@@ -109,7 +109,8 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
         problems.push({ line: n, message: `quote "${short}" is not in the stored text of ${ids.join(', ')}; quote verbatim or paraphrase without quotation marks` });
       }
     }
-    for (const url of raw.match(URL_RE) ?? []) {
+    for (const found of raw.match(URL_RE) ?? []) {
+      const url = found.replace(/[.,;:!?]+$/, '');
       const key = keyOf(url);
       if (key === undefined || !storedKeys.has(key)) {
         problems.push({ line: n, message: `URL ${url} was never stored in this run; fetch it with fetch_source or remove it` });
@@ -137,7 +138,7 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
 
 function keyOf(url: string): string | undefined {
   try {
-    return canonicalKey(url.replace(/[.,;:!?]+$/, ''));
+    return canonicalKey(url);
   } catch {
     return undefined;
   }
