@@ -25,6 +25,8 @@ export interface Options {
   port: number;
   liveClock: boolean;
   cwd: string;
+  /** The bundled server to spawn; dist/server.js of this clone by default. */
+  serverJs?: string;
 }
 
 export function parseArgs(argv: string[]): Options {
@@ -57,7 +59,7 @@ export interface DemoResult {
 
 export async function runDemo(o: Options): Promise<DemoResult> {
   const started = performance.now();
-  const serverJs = path.join(REPO_ROOT, 'dist', 'server.js');
+  const serverJs = o.serverJs ?? path.join(REPO_ROOT, 'dist', 'server.js');
   if (!fs.existsSync(serverJs)) throw new Error(`${path.relative(o.cwd, serverJs)} is missing: run "npm run build" first`);
 
   const web = await startFixtureWeb({ port: o.port }).catch((err: NodeJS.ErrnoException) => {

@@ -371,7 +371,7 @@ function composeReport(x: ComposeInput): string {
     const here = usable.filter((e) => e.thread === thread);
     if (here.length === 0) continue;
     lines.push(`## ${thread.replace(/^Critic \d+: /, 'Follow-up: ')}`, '');
-    for (const e of here) for (const f of e.facts) lines.push(`- ${f.fact} "${f.quote}" ${cite([e.id])}`);
+    for (const e of here) for (const f of e.facts) lines.push(`- ${f.fact} The source: "${f.quote}" ${cite([e.id])}`);
     if (x.fabricate && thread === threadOrder[0]) {
       const fake = `S${Math.max(0, ...x.evidence.map((e) => Number(e.id.slice(1)))) + 40}`;
       lines.push(`- A 2023 meta-analysis of 40 trials found that output rose by 20% on average ${cite([fake])}`);
@@ -419,7 +419,10 @@ function removeProblemLines(content: string, problems: { line: number; message: 
   const kept = lines.filter((_, i) => !drop.has(i + 1));
   const methods = kept.findIndex((l) => l === '## Methods');
   const end = methods < 0 ? -1 : kept.findIndex((l, i) => i > methods && l.startsWith('## '));
-  const note = removed.map((r) => `Removed on verification: ${sanitise(r.text.replace(/^- /, ''))} (${sanitise(r.why)})`);
+  const note = removed.map((r) => {
+    const listed = /^- \[(S\d+)\] /.exec(r.text);
+    return listed ? `Removed from Sources on verification: ${listed[1]} (${sanitise(r.why)})` : `Removed on verification: ${sanitise(r.text.replace(/^- /, ''))} (${sanitise(r.why)})`;
+  });
   if (end > 0) kept.splice(end - 1, 0, ...note);
   return kept.join('\n');
 }

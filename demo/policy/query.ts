@@ -77,8 +77,9 @@ export function buildQuery(q: QueryInput): string {
   const keep = q.subject ? terms(q.subject) : [];
   const fresh = words.filter((w) => keep.includes(w) || !old.has(w));
   const escape = ESCAPE_WORDS.find(([re]) => re.test(q.escapeStrategy ?? ''))?.[1] ?? ESCAPE_WORDS[0]![1];
-  for (const w of [...escape, ...FALLBACK_WORDS]) {
-    if (changeRatio(q.reformulateFrom, fresh.join(' ')) >= 0.5 && fresh.length >= 4) break;
+  // The strategy's first two words always go in; more only until half the old terms have changed.
+  for (const [i, w] of [...escape, ...FALLBACK_WORDS].entries()) {
+    if (i >= 2 && changeRatio(q.reformulateFrom, fresh.join(' ')) >= 0.5 && fresh.length >= 4) break;
     if (!fresh.includes(w) && !old.has(w)) fresh.push(w);
   }
   return fresh.join(' ');
