@@ -240,38 +240,45 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     evidence.push({ id: r.str('source_id')!, title: r.str('title') ?? url, url: r.str('url') ?? url, thread: cited.get(url)!.thread, facts });
   });
 
-  // 8. Verify: a fresh subagent tries to refute the key claims, then verify_report until it passes.
+  const compose = (refuted: Claim[]) =>
+    composeReport({
+      scenario,
+      evidence,
+      refuted,
+      views,
+      openQuestions,
+      notes,
+      criticRounds,
+      cleanSignoffs,
+      degraded,
+      fabricate: env.variation?.fabricateCitation === true,
+      checked: key.length,
+    });
+  const writeReport = function* (text: string): Generator<Step, boolean, Observation> {
+    const [w] = yield* calls(write(reportAbs, text));
+    if (!w!.isError) return true;
+    // The host refuses to overwrite a file it has not seen (a report left by an earlier session): read it first.
+    yield* calls(read(reportAbs));
+    const [again] = yield* calls(write(reportAbs, text));
+    return !again!.isError;
+  };
   const key: Claim[] = [];
   for (const t of new Set(evidence.map((e) => e.thread))) {
     const e = evidence.find((x) => x.thread === t)!;
     key.push({ sourceId: e.id, quote: e.facts[0]!.quote });
   }
-  let refuted: Claim[] = [];
+  let content = compose([]);
+  if (!(yield* writeReport(content))) return `Could not write the report at ${reportPath}.`;
+
+  // 8. Verify: a fresh subagent tries to refute the key claims; refuted ones go; then verify_report until it passes.
   if (key.length) {
     const [verdict] = yield* calls({ tool: 'agent', kind: 'general', description: 'Refute key claims', prompt: refuterPrompt(runFolder, key) });
-    refuted = verdict!.isError ? [] : parseRefutations(verdict!.text);
-    for (const r of refuted) notes.push(`A claim citing ${r.sourceId} was removed: the verifier could not find its quotation in the stored text.`);
-  }
-  const report = composeReport({
-    scenario,
-    evidence,
-    refuted,
-    views,
-    openQuestions,
-    notes,
-    criticRounds,
-    cleanSignoffs,
-    degraded,
-    fabricate: env.variation?.fabricateCitation === true,
-    checked: key.length,
-  });
-  let content = report;
-  const [w] = yield* calls(write(reportAbs, content));
-  if (w!.isError) {
-    // The host refuses to overwrite a file it has not seen (a report left by an earlier session): read it first.
-    yield* calls(read(reportAbs));
-    const [again] = yield* calls(write(reportAbs, content));
-    if (again!.isError) return `Could not write the report at ${reportPath}: ${again!.text}`;
+    const refuted = verdict!.isError ? [] : parseRefutations(verdict!.text);
+    if (refuted.length) {
+      for (const r of refuted) notes.push(`A claim citing ${r.sourceId} was removed: the verifier could not find its quotation in the stored text.`);
+      content = compose(refuted);
+      if (!(yield* writeReport(content))) return `Could not rewrite the report at ${reportPath}.`;
+    }
   }
   let verified = false;
   let lastProblems = '';

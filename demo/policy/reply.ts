@@ -22,9 +22,19 @@ export interface Reply {
 
 const FIELD = /^([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*): ?(.*)$/;
 
+/**
+ * Claude Code 2.1.328 shows the model a tool's structuredContent as JSON when there is one (and the text
+ * content otherwise); the in-process host passes the text rendering. Both read into the same fields.
+ */
 export function parseReply(text: string, isError = false): Reply {
   const fields = new Map<string, string>();
   const lists = new Map<string, string[]>();
+  const json = asJsonObject(text);
+  if (json) {
+    flatten(json, '', fields, lists);
+    const content = json.content;
+    return makeReply(text, isError, fields, lists, typeof content === 'string' ? content : '');
+  }
   const lines = text.split('\n');
   let i = 0;
   let lastKey: string | undefined;
@@ -42,7 +52,36 @@ export function parseReply(text: string, isError = false): Reply {
     lastKey = m[1] ?? '';
     fields.set(lastKey, m[2] ?? '');
   }
-  const body = lines.slice(i).join('\n');
+  return makeReply(text, isError, fields, lists, lines.slice(i).join('\n'));
+}
+
+function asJsonObject(text: string): Record<string, unknown> | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return undefined;
+  try {
+    const v = JSON.parse(t) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same dotted keys and list forms as the server's text rendering. */
+function flatten(value: Record<string, unknown>, prefix: string, fields: Map<string, string>, lists: Map<string, string[]>): void {
+  for (const [k, v] of Object.entries(value)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v === undefined || (k === 'content' && prefix === '')) continue;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v as Record<string, unknown>, key, fields, lists);
+    else if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== 'object')) {
+        fields.set(key, '');
+        lists.set(key, v.map((x) => String(x)));
+      } else fields.set(key, JSON.stringify(v));
+    } else fields.set(key, String(v));
+  }
+}
+
+function makeReply(text: string, isError: boolean, fields: Map<string, string>, lists: Map<string, string[]>, body: string): Reply {
   const reply: Reply = {
     text,
     isError,

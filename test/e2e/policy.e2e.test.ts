@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeRatio } from '../../demo/policy/query.js';
+import { parseReply } from '../../demo/policy/reply.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
 import { requireBinaries } from './harness/claude.js';
 import { runInProcess, serverCalls, type InProcessRun } from './harness/in-process.js';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => web?.close());
 
-const field = (text: string, key: string) => new RegExp(`^${key.replace('.', '\\.')}: (.*)$`, 'm').exec(text)?.[1];
+const field = (text: string, key: string) => parseReply(text).str(key);
 
 describe('baseline: the policy follows the server to a verified report', () => {
   it('stops each thread where the server says, for the reason it gives', () => {

@@ -251,9 +251,12 @@ export async function startPolicyApi(o: PolicyApiOptions): Promise<PolicyApi> {
       blocks.push({ type: 'tool_use', id: `toolu_fake_${++ids}`, name, input });
     }
     if (missing.length) {
-      // Deferred tools: load them by exact name first; the policy's step is sent on the next request.
+      // Deferred tools: as the command says, load them by exact name first, all of the server's at once;
+      // the policy's step is sent on the next request.
+      const prefix = missing[0]!.slice(0, missing[0]!.lastIndexOf('__') + 2);
+      const all = SERVER_TOOLS.map((t) => prefix + t).filter((t) => !offered.has(t) && new RegExp(`^${t}$`, 'm').test(deferred));
       return {
-        blocks: [{ type: 'tool_use', id: `toolu_fake_${++ids}`, name: 'ToolSearch', input: { query: `select:${[...new Set(missing)].join(',')}`, max_results: missing.length } }],
+        blocks: [{ type: 'tool_use', id: `toolu_fake_${++ids}`, name: 'ToolSearch', input: { query: `select:${all.join(',')}`, max_results: all.length } }],
         log: log('toolsearch', ['ToolSearch']),
         hold,
       };

@@ -1,0 +1,93 @@
+// A whole run through the real Claude Code binary: `/deep-research:deep-research "<question>"` from the
+// plugin (--plugin-dir), the scripted policy as the model (plumbing and protocol, not judgement), the fixture
+// web as the internet. Asserts on the files a researcher would review and on the stream-json events.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
+import { REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult } from './harness/claude.js';
+import type { PolicyApi } from './harness/policy-api.js';
+import { completions, expectCleanStream, field, filesIn, gitProject, launch, policyApi, QUESTION, report, resultsOf, runFolder, verifyIndependently } from './harness/scenario.js';
+
+let web: FixtureWeb;
+let api: PolicyApi;
+let project: string;
+let result: ClaudeResult;
+let dir: string;
+
+beforeAll(async () => {
+  requireBinaries();
+  web = await startFixtureWeb();
+  api = await policyApi(web);
+  project = gitProject();
+  result = await launch({ args: ['--plugin-dir', REPO, `/deep-research:deep-research "${QUESTION}"`], cwd: project, home: tempDir('dr-e2e-home-'), api, web }).done;
+  report('full run (plugin)', result, api);
+  dir = runFolder(project);
+});
+afterAll(async () => {
+  await api?.close();
+  await web?.close();
+});
+
+describe('full run from the plugin', () => {
+  it('exits cleanly: server connected, no permission denial, no missing tool, the policy never lost the thread', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expectCleanStream(result, api, 'plugin:deep-research:deep-research');
+  });
+
+  it('calls the server under the plugin tool names and dispatches investigator subagents', () => {
+    const names = new Set(streamFacts(result.events).toolResults.map((t) => t.name));
+    for (const tool of ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'verify_report']) {
+      expect(names, tool).toContain(`mcp__plugin_deep-research_deep-research__${tool}`);
+    }
+    const started = result.events.filter((e) => e.type === 'system' && e.subtype === 'task_started');
+    const investigators = started.filter((e) => e.subagent_type === 'deep-research:deep-research-investigator');
+    expect(investigators.length).toBeGreaterThanOrEqual(3); // two brief threads and the critic's thread
+    expect(new Set(api.turns.filter((t) => t.role === 'investigator').map((t) => t.label)).size).toBe(3);
+  });
+
+  it('writes the brief, micro-reports per round and a completion report per thread', () => {
+    const files = filesIn(dir);
+    expect(files).toContain('brief.md');
+    const done = completions(dir);
+    expect(done.size).toBe(3);
+    for (const [thread, c] of done) {
+      const slug = c.file.slice('thread-completion-'.length, -3);
+      const micro = files.filter((f) => f.startsWith(`micro-report-${slug}-round-`));
+      expect(micro.length, thread).toBe(c.rounds);
+      expect(c.rounds, thread).toBeGreaterThanOrEqual(1);
+    }
+    expect(done.get('Trials and output')).toMatchObject({ reason: 'CRITERIA_MET', rounds: 2 });
+    // The fixture web keeps returning the same two pages to this thread: the server stops it on the plateau.
+    expect(done.get('Counter-evidence')).toMatchObject({ reason: 'PLATEAU_STOPPED', rounds: 2 });
+  });
+
+  it('opens a critic thread for the critic’s target and ends the critique with two clean sign-offs', () => {
+    const critique = fs.readFileSync(path.join(dir, 'critique.md'), 'utf8');
+    expect(critique).toMatch(/^Clean sign-offs: 2 · stop: yes$/m);
+    const critiques = resultsOf(result, 'record_critique');
+    expect(critiques.map((c) => field(c.text, 'stop'))).toEqual(['false', 'false', 'true']);
+    const target = field(critiques[0]!.text, 'next_target');
+    expect([...completions(dir).keys()].some((t) => t.startsWith('Critic 1: ') && t.endsWith(target!))).toBe(true);
+  });
+
+  it('writes report.md, which verify_report accepts in the run and again on its own', async () => {
+    const verify = resultsOf(result, 'verify_report');
+    expect(verify.map((v) => field(v.text, 'ok'))).toEqual(['true']);
+    const runId = path.basename(dir);
+    const again = await verifyIndependently(project, runId);
+    expect(field(again, 'ok'), again).toBe('true');
+    expect(Number(field(again, 'citations_checked'))).toBeGreaterThan(5);
+    const text = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
+    expect(text).toMatch(/^## Methods$/m);
+    expect(text).toMatch(/^## Open Questions$/m);
+    expect(text).toMatch(/^- \[S\d+\] .+ — http:\/\/127\.0\.0\.1:\d+\/\S+\.html$/m);
+  });
+
+  it('fetches each fixture page at most once, and every page the search returned was asked for', () => {
+    for (const [p, n] of web.hits) expect(n, p).toBe(1);
+    expect([...web.hits.keys()].sort()).toEqual(
+      ['/four-day-school-week.html', '/iceland-after-the-trials.html', '/iceland-trials.html', '/svartedalen-costs.html', '/svartedalen-six-hour-day.html', '/uk-pilot-2022.html', '/uk-pilot-employer-survey.html', '/working-4-utah.html'],
+    );
+  });
+});
