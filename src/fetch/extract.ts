@@ -1,0 +1,377 @@
+/**
+ * Readable content of a fetched page as markdown: linkedom DOM → Mozilla Readability → turndown + GFM.
+ *
+ * Never throws. Hostile or odd input degrades instead, and `method` says how:
+ * - 'readability': Readability found the article;
+ * - 'body': Readability found none (or failed), so the whole body, minus scripts, forms and navigation,
+ *   went through turndown;
+ * - 'text': the DOM is too deep or too large for Readability/turndown (both recurse or go quadratic on
+ *   depth: Readability takes seconds at ~1,000 nested divs, turndown overflows the stack near 2,000), or
+ *   turndown threw; the text is taken with an iterative walk, block elements as paragraphs;
+ * - 'passthrough': text/plain and markdown, returned as sent.
+ */
+import { parseHTML } from 'linkedom';
+import { Readability } from '@mozilla/readability';
+import TurndownService from 'turndown';
+import { gfm } from '@joplin/turndown-plugin-gfm';
+
+export interface Extracted {
+  title: string;
+  markdown: string;
+  /** True unless Readability's article (or a text/markdown passthrough) was used. */
+  usedFallback: boolean;
+  method: 'readability' | 'body' | 'text' | 'passthrough';
+}
+
+/** Deeper trees skip Readability and turndown; real pages in both benchmark corpora stay under 60. */
+export const MAX_DOM_DEPTH = 200;
+/** Larger trees skip Readability and turndown; the largest benchmark page has ~10,000 elements. */
+export const MAX_DOM_ELEMENTS = 100_000;
+
+// The DOM lib is not in this project's tsconfig (the server never runs in a browser); these are the few
+// members of linkedom's DOM that this file touches.
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  nodeValue: string | null;
+  textContent: string | null;
+  parentNode: DomNode | null;
+  childNodes: ArrayLike<DomNode>;
+}
+interface DomElement extends DomNode {
+  children: ArrayLike<DomElement>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  remove(): void;
+  replaceWith(...nodes: DomNode[]): void;
+  append(...nodes: DomNode[]): void;
+}
+interface DomDocument {
+  documentElement: DomElement | null;
+  body: DomElement | null;
+  createElement(tag: string): DomElement;
+  querySelector(selector: string): DomElement | null;
+}
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+
+export function extractReadable(body: string, contentType: string, url: string): Extracted {
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type !== 'text/html' && type !== 'application/xhtml+xml') {
+    const markdown = tidy(body);
+    return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
+  }
+  try {
+    return extractHtml(body, url);
+  } catch {
+    // Last resort for anything the DOM stack chokes on: tags stripped by a linear regex.
+    const markdown = tidy(body.replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/[ \t]+/g, ' '));
+    return { title: url, markdown, usedFallback: true, method: 'text' };
+  }
+}
+
+function extractHtml(html: string, url: string): Extracted {
+  const doc = parseDocument(html);
+  const base = baseUrl(doc, url);
+  const fallbackTitle =
+    clean(doc.querySelector('title')?.textContent) || clean(doc.querySelector('h1, h2, h3, h4, h5, h6')?.textContent) || url;
+  const root = doc.body ?? doc.documentElement;
+  if (!root) return { title: fallbackTitle, markdown: '', usedFallback: true, method: 'text' };
+
+  let shape = measure(root);
+  if (shape.depth > MAX_DOM_DEPTH) {
+    flattenWrappers(root);
+    shape = measure(root);
+  }
+  if (shape.depth > MAX_DOM_DEPTH || shape.elements > MAX_DOM_ELEMENTS) {
+    return { title: fallbackTitle, markdown: plainText(root), usedFallback: true, method: 'text' };
+  }
+
+  let article: { title?: string | null; content?: unknown } | null = null;
+  try {
+    const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: MAX_DOM_ELEMENTS });
+    keepMathJax(reader);
+    article = reader.parse();
+  } catch {
+    article = null;
+  }
+  const title = clean(article?.title) || fallbackTitle;
+  if (article?.content) {
+    const content = article.content as DomElement;
+    const markdown = toMarkdown(content, base);
+    if (markdown !== undefined) return { title, markdown, usedFallback: false, method: 'readability' };
+    return { title, markdown: plainText(content), usedFallback: true, method: 'text' };
+  }
+
+  // Readability edits the document while it searches; start again from the source.
+  const fresh = parseDocument(html);
+  const freshRoot = fresh.body ?? fresh.documentElement;
+  if (!freshRoot) return { title, markdown: '', usedFallback: true, method: 'text' };
+  for (const el of Array.from(freshRoot.querySelectorAll(BODY_NOISE))) el.remove();
+  const markdown = toMarkdown(freshRoot, base);
+  if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'body' };
+  return { title, markdown: plainText(freshRoot), usedFallback: true, method: 'text' };
+}
+
+/**
+ * Readability 0.6.0 drops MathJax containers as "menu" clutter (their class names contain CtxtMenu), so
+ * every formula vanishes from scientific pages; Readability's own test corpus expects them kept. Widen its
+ * "maybe a candidate" pattern on this instance only; a future Readability without REGEXPS is left alone.
+ */
+function keepMathJax(reader: object): void {
+  const regexps = (reader as { REGEXPS?: Record<string, RegExp> }).REGEXPS;
+  const ok = regexps?.['okMaybeItsACandidate'];
+  if (!regexps || !ok || ok.test('mathjax')) return;
+  Object.defineProperty(reader, 'REGEXPS', {
+    value: { ...regexps, okMaybeItsACandidate: new RegExp(`${ok.source}|mathjax`, ok.flags) },
+  });
+}
+
+const BODY_NOISE =
+  'script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, input, select, textarea, [hidden], [aria-hidden="true"]';
+
+function parseDocument(html: string): DomDocument {
+  let { document } = parseHTML(html) as unknown as { document: DomDocument };
+  // linkedom builds no implied <html>/<body> for fragments or bare text (and then throws on .body).
+  if (document.documentElement?.nodeName !== 'HTML') {
+    const inner = /<body[\s>]/i.test(html) ? html : `<body>${html}</body>`;
+    ({ document } = parseHTML(`<!DOCTYPE html><html><head></head>${inner}</html>`) as unknown as { document: DomDocument });
+  }
+  return document;
+}
+
+/** The URL relative links resolve against: a `<base href>` (itself relative to the page) or the page. */
+function baseUrl(doc: DomDocument, pageUrl: string): URL | undefined {
+  let page: URL | undefined;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  const href = doc.querySelector('base[href]')?.getAttribute('href');
+  if (href) {
+    try {
+      const b = new URL(href.trim(), page);
+      if (b.protocol === 'http:' || b.protocol === 'https:') return b;
+    } catch {
+      // An unusable <base> is ignored, as browsers do.
+    }
+  }
+  return page;
+}
+
+function measure(root: DomElement): { depth: number; elements: number } {
+  let depth = 0;
+  let elements = 0;
+  const stack: Array<[DomElement, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [el, d] = stack.pop() as [DomElement, number];
+    elements++;
+    if (d > depth) depth = d;
+    const kids = el.children;
+    for (let i = 0; i < kids.length; i++) stack.push([kids[i] as DomElement, d + 1]);
+  }
+  return { depth, elements };
+}
+
+const WRAPPERS = new Set(['DIV', 'SPAN', 'SECTION', 'ARTICLE', 'MAIN', 'FONT', 'CENTER']);
+
+/** Replaces generic wrappers that hold nothing but one element by that element, deepest first. */
+function flattenWrappers(root: DomElement): void {
+  const all = Array.from(root.querySelectorAll('div, span, section, article, main, font, center'));
+  for (let i = all.length - 1; i >= 0; i--) {
+    const el = all[i] as DomElement;
+    if (!WRAPPERS.has(el.nodeName) || el.children.length !== 1) continue;
+    let onlyChild = true;
+    for (let j = 0; j < el.childNodes.length; j++) {
+      const n = el.childNodes[j] as DomNode;
+      if (n.nodeType === TEXT_NODE && (n.nodeValue ?? '').trim() !== '') onlyChild = false;
+    }
+    if (onlyChild) el.replaceWith(el.children[0] as DomElement);
+  }
+}
+
+/** Markdown for `root`, or undefined when turndown fails (it recurses once per nesting level). */
+function toMarkdown(root: DomElement, base: URL | undefined): string | undefined {
+  try {
+    absolutise(root, base);
+    unwrapLayoutTables(root);
+    return tidy(turndown().turndown(root as never));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes links and images absolute (linkedom has no document URL, so nothing else will) and drops unsafe ones. */
+function absolutise(root: DomElement, base: URL | undefined): void {
+  for (const a of Array.from(root.querySelectorAll('a[href], area[href]'))) {
+    const href = (a.getAttribute('href') ?? '').trim();
+    if (href.startsWith('#')) continue;
+    const abs = resolve(href, base);
+    if (abs && /^(https?|mailto|ftp):/i.test(abs)) a.setAttribute('href', abs);
+    else a.removeAttribute('href');
+  }
+  for (const img of Array.from(root.querySelectorAll('img[src], source[src], video[src], audio[src]'))) {
+    const abs = resolve((img.getAttribute('src') ?? '').trim(), base);
+    // data: URIs can be megabytes of base64 and say nothing to a reader.
+    if (abs && /^https?:/i.test(abs)) img.setAttribute('src', abs);
+    else img.removeAttribute('src');
+  }
+}
+
+function resolve(ref: string, base: URL | undefined): string | undefined {
+  try {
+    return base ? new URL(ref, base).href : new URL(ref).href;
+  } catch {
+    return undefined;
+  }
+}
+
+const LAYOUT_MARKERS = 'ul, ol, h1, h2, h3, h4, h5, h6, hr, blockquote, pre, table';
+
+/**
+ * The GFM plugin keeps tables that hold lists, headings, code or other tables as raw HTML, which costs the
+ * reader tokens and says nothing more. Those are layout tables: their cells become plain blocks instead.
+ */
+function unwrapLayoutTables(root: DomElement): void {
+  const tables = Array.from(root.querySelectorAll('table'));
+  for (let i = tables.length - 1; i >= 0; i--) {
+    const table = tables[i] as DomElement;
+    if (!table.querySelector(LAYOUT_MARKERS)) continue;
+    const doc = (table as unknown as { ownerDocument: DomDocument }).ownerDocument;
+    const box = doc.createElement('div');
+    for (const cell of Array.from(table.querySelectorAll('td, th'))) {
+      if (nearestTable(cell) !== table) continue;
+      const block = doc.createElement('div');
+      block.append(...Array.from(cell.childNodes));
+      box.append(block);
+    }
+    const caption = table.querySelector('caption');
+    if (caption && nearestTable(caption) === table) {
+      const p = doc.createElement('p');
+      p.append(...Array.from(caption.childNodes));
+      box.append(p);
+    }
+    table.replaceWith(box);
+  }
+  // Cells left without a table (Readability rewrites some tables) would crash the GFM rules, which
+  // look up the enclosing table.
+  const parts = Array.from(root.querySelectorAll('tr, td, th, thead, tbody, tfoot'));
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i] as DomElement;
+    if (nearestTable(part) !== null) continue;
+    const doc = (part as unknown as { ownerDocument: DomDocument }).ownerDocument;
+    const block = doc.createElement('div');
+    block.append(...Array.from(part.childNodes));
+    part.replaceWith(block);
+  }
+}
+
+function nearestTable(node: DomNode): DomNode | null {
+  for (let p = node.parentNode; p; p = p.parentNode) if (p.nodeName === 'TABLE') return p;
+  return null;
+}
+
+let service: TurndownService | undefined;
+
+function turndown(): TurndownService {
+  if (service) return service;
+  polyfillTableRows();
+  const s = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+  });
+  s.use(gfm);
+  s.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'button', 'input', 'select', 'textarea']);
+  service = s;
+  return s;
+}
+
+/**
+ * The GFM table rules read `table.rows`, which linkedom does not implement; without it every table is
+ * flattened into paragraphs. Patched on linkedom's table element class once, the first time it is needed.
+ */
+function polyfillTableRows(): void {
+  const { document } = parseHTML('<!DOCTYPE html><html><body><table></table></body></html>') as unknown as { document: DomDocument };
+  const proto = Object.getPrototypeOf(document.querySelector('table')) as object;
+  if ('rows' in proto) return;
+  Object.defineProperty(proto, 'rows', {
+    configurable: true,
+    get(this: DomElement) {
+      const rows: DomElement[] = [];
+      for (let i = 0; i < this.children.length; i++) {
+        const child = this.children[i] as DomElement;
+        if (child.nodeName === 'TR') rows.push(child);
+        else if (child.nodeName === 'THEAD' || child.nodeName === 'TBODY' || child.nodeName === 'TFOOT') {
+          for (let j = 0; j < child.children.length; j++) {
+            const row = child.children[j] as DomElement;
+            if (row.nodeName === 'TR') rows.push(row);
+          }
+        }
+      }
+      return rows;
+    },
+  });
+}
+
+const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'HEAD']);
+const BLOCKS = new Set([
+  'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE',
+  'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE',
+  'SECTION', 'TABLE', 'TD', 'TH', 'TR', 'UL',
+]);
+const BLOCK_END = null;
+
+/** Text of `root` by an explicit-stack walk, so no nesting depth can overflow the call stack. */
+function plainText(root: DomNode): string {
+  const out: string[] = [];
+  const stack: Array<DomNode | typeof BLOCK_END> = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === BLOCK_END) {
+      out.push('\n\n');
+      continue;
+    }
+    if (node === undefined) break;
+    if (node.nodeType === TEXT_NODE) {
+      out.push((node.nodeValue ?? '').replace(/\s+/g, ' '));
+      continue;
+    }
+    if (node.nodeType !== ELEMENT_NODE || SKIP_TEXT.has(node.nodeName)) continue;
+    if (BLOCKS.has(node.nodeName)) {
+      out.push('\n\n');
+      stack.push(BLOCK_END);
+    }
+    const kids = node.childNodes;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as DomNode);
+  }
+  return tidy(out.join('').split('\n').map((l) => l.trim()).join('\n'));
+}
+
+/** Normalises line endings and blank lines, drops trailing spaces (turndown's hard breaks) and empty links. */
+function tidy(md: string): string {
+  return md
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/(^|[^!])\[\]\([^)\s]*\)/g, '$1')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function firstMarkdownHeading(md: string): string | undefined {
+  const m = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(md);
+  return m?.[1] ? clean(m[1]) : undefined;
+}
+
+function clean(s: string | null | undefined): string {
+  const t = (s ?? '').replace(/\s+/g, ' ').trim();
+  return t.length > 300 ? `${t.slice(0, 300)}…` : t;
+}
