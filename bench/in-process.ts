@@ -7,6 +7,10 @@ import { PROTOCOL_VERSION } from './stdio-client.js';
 
 type Json = Record<string, unknown>;
 
+// The server's logger reads the process environment, not createServer's `env`: silence it here, or
+// every timed call would also write a log line to stderr.
+process.env.DEEP_RESEARCH_LOG ??= 'off';
+
 export interface InProcess {
   request: (method: string, params?: Json) => Promise<Json>;
   callTool: (name: string, args: Json) => Promise<Json>;

@@ -99,3 +99,29 @@ export async function sampleWithSetup(
   }
   return out;
 }
+
+/**
+ * Samples several cases in alternation, rotating which goes first, so a slow spell of the machine (a
+ * disk flush, another process) falls on every case alike. Returns each case's durations in ms.
+ */
+export async function sampleAlternating<C>(
+  cases: readonly C[],
+  runs: number,
+  warmup: number,
+  setup: (c: C) => unknown,
+  fn: (c: C) => unknown,
+): Promise<number[][]> {
+  const out: number[][] = cases.map(() => []);
+  for (let i = 0; i < warmup + runs; i++) {
+    for (let j = 0; j < cases.length; j++) {
+      const k = (i + j) % cases.length;
+      const c = cases[k] as C;
+      await setup(c);
+      const t0 = performance.now();
+      await fn(c);
+      const dt = performance.now() - t0;
+      if (i >= warmup) (out[k] as number[]).push(dt);
+    }
+  }
+  return out;
+}
