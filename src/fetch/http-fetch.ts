@@ -169,7 +169,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         }
         const status = res.statusCode;
         if (REDIRECTS.has(status)) {
-          res.body.destroy();
+          discard(res.body);
           const location = header(res.headers, 'location');
           if (!location) return httpFail(status, `HTTP ${status} redirect from ${clip(target.href)} has no Location header. Skip this result.`, false);
           if (hop >= maxRedirects) {
@@ -184,7 +184,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           continue;
         }
         if (status === 429 || status >= 500) {
-          res.body.destroy();
+          discard(res.body);
           const retryAfterMs = parseRetryAfter(header(res.headers, 'retry-after'));
           return {
             ...httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${host}.`.replace(' .', '.'), true),
@@ -192,12 +192,12 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           };
         }
         if (status < 200 || status >= 300) {
-          res.body.destroy();
+          discard(res.body);
           return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${clip(target.href)}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
         }
         const media = parseContentType(header(res.headers, 'content-type'));
         if (media && !READABLE_TYPES.has(media.type)) {
-          res.body.destroy();
+          discard(res.body);
           return {
             ok: false,
             kind: 'content-type',
@@ -210,7 +210,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         const declared = Number(header(res.headers, 'content-length'));
         const coding = header(res.headers, 'content-encoding');
         if (Number.isFinite(declared) && declared > maxBytes && !coding) {
-          res.body.destroy();
+          discard(res.body);
           return tooLarge(target, maxBytes);
         }
         let bytes: Buffer;
@@ -317,34 +317,51 @@ async function readCapped(body: Readable, coding: string | undefined, maxBytes: 
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
-  const stages: Transform[] = [byteCap(maxBytes)];
+  // Which limit tripped is kept here: when a stage throws, pipeline may surface the abort it causes
+  // upstream (undici's "Request aborted") instead of the original error.
+  const limit = { hit: false };
+  const stages: Transform[] = [byteCap(maxBytes, limit)];
   for (const c of codings.reverse()) {
     // Truncated compressed bodies are common on the web; a sync flush keeps what did arrive.
     const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
     if (c === 'gzip' || c === 'x-gzip' || c === 'deflate') stages.push(zlib.createUnzip(flush));
     else if (c === 'br') stages.push(zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
-    else throw new UnsupportedCodingError(c);
+    else {
+      discard(body);
+      throw new UnsupportedCodingError(c);
+    }
   }
   const chunks: Buffer[] = [];
   let total = 0;
   const sink = async (source: AsyncIterable<Buffer>): Promise<void> => {
     for await (const chunk of source) {
       total += chunk.length;
-      if (total > maxBytes) throw new TooLargeError();
+      if (total > maxBytes) {
+        limit.hit = true;
+        throw new TooLargeError();
+      }
       chunks.push(chunk);
     }
   };
-  await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(body, ...stages, sink);
+  try {
+    await (pipeline as unknown as (...streams: unknown[]) => Promise<void>)(body, ...stages, sink);
+  } catch (err) {
+    if (limit.hit) throw new TooLargeError();
+    throw err;
+  }
   return Buffer.concat(chunks, total);
 }
 
 /** Caps wire bytes too, so an endless stream of empty compressed blocks cannot run until the deadline. */
-function byteCap(maxBytes: number): Transform {
+function byteCap(maxBytes: number, limit: { hit: boolean }): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > maxBytes) return done(new TooLargeError());
+      if (seen > maxBytes) {
+        limit.hit = true;
+        return done(new TooLargeError());
+      }
       done(null, chunk);
     },
   });
@@ -401,6 +418,12 @@ function sniffType(bytes: Uint8Array): string | undefined {
   if (head.includes(0)) return undefined;
   const start = Buffer.from(head).toString('latin1').replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trimStart();
   return start.startsWith('<') ? 'text/html' : 'text/plain';
+}
+
+/** Drops a body we will not read. undici reports the destroy as an 'error' event, which must not go unheard. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

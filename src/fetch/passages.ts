@@ -1,0 +1,307 @@
+/**
+ * What of a stored page goes back to the model: an outline of its headings, the passages most relevant
+ * to a focus within a character budget, or a page of the text from an offset. Pure functions, no IO.
+ *
+ * Ranking is BM25 over the page's sections (long sections are split into paragraph chunks). It is
+ * hand-written because one page is a few dozen documents with no index to keep, and forty lines with no
+ * dependency are easier to keep deterministic than a search library's tie-breaking.
+ */
+
+export const DEFAULT_BUDGET_CHARS = 8000;
+const CHUNK_CHARS = 1500;
+const GAP_MARK = '[…]';
+const K1 = 1.2;
+const B = 0.75;
+
+interface Heading {
+  level: number;
+  title: string;
+  /** Offset of the heading's first line. */
+  start: number;
+  /** The heading's markdown line(s), verbatim. */
+  line: string;
+}
+
+interface Unit {
+  index: number;
+  start: number;
+  end: number;
+  /** The heading the unit falls under, if any; used as scoring context and as a label when cut off from it. */
+  heading?: Heading;
+  /** True when the unit begins with its own heading line. */
+  startsSection: boolean;
+}
+
+/** Headings of `markdown`, two spaces of indent per level below 1, at most `max` lines. */
+export function outline(markdown: string, max = 40): string[] {
+  const heads = headings(markdown).filter((h) => h.title !== '');
+  if (heads.length === 0) return [];
+  const minLevel = Math.min(...heads.map((h) => h.level));
+  const lines = heads.map((h) => `${'  '.repeat(h.level - minLevel)}${clip(h.title, 100)}`);
+  if (lines.length <= max) return lines;
+  const keep = Math.max(0, max - 1);
+  return [...lines.slice(0, keep), `… ${lines.length - keep} more headings`];
+}
+
+/**
+ * The passages of `markdown` most relevant to `focus`, in document order, within `budgetChars`.
+ * Without a focus (or a focus with no searchable words), the beginning of the page. Text is never cut
+ * mid-sentence: a passage that does not fit is shortened to its last whole sentence, and skipped text
+ * is marked `[…]`. `truncated` is true whenever any of the page was left out.
+ */
+export function selectPassages(
+  markdown: string,
+  focus: string | undefined,
+  budgetChars = DEFAULT_BUDGET_CHARS,
+): { content: string; truncated: boolean } {
+  if (markdown.length <= budgetChars) return { content: markdown, truncated: false };
+  const units = splitUnits(markdown);
+  const query = [...new Set(terms(focus ?? ''))];
+  const scores = query.length > 0 ? bm25(markdown, units, query) : units.map(() => 0);
+
+  let order: Unit[];
+  if (scores.some((s) => s > 0)) {
+    // Matching units by score, ties in document order; the page's opening unit is kept as context.
+    order = units
+      .filter((u) => (scores[u.index] ?? 0) > 0)
+      .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index);
+    const lead = units[0];
+    if (lead && !order.includes(lead)) order.push(lead);
+  } else {
+    order = units;
+  }
+
+  const picked = new Map<number, string>();
+  let used = 0;
+  for (const u of order) {
+    const remaining = budgetChars - used;
+    if (remaining < 200) break;
+    const label = u.startsSection || !u.heading ? '' : `${u.heading.line}\n\n`;
+    const overhead = label.length + GAP_MARK.length + 4;
+    const text = markdown.slice(u.start, u.end).trim();
+    if (text === '') continue;
+    if (text.length + overhead <= remaining) {
+      picked.set(u.index, label + text);
+      used += text.length + overhead;
+    } else if (remaining - overhead >= 300) {
+      const part = trimToSentence(text, remaining - overhead);
+      if (part !== '') {
+        picked.set(u.index, label + part);
+        used += part.length + overhead;
+      }
+    } else if (query.length === 0) {
+      break; // reading from the top: a later unit would leave a hole before it
+    }
+  }
+
+  const parts: string[] = [];
+  let previous = -1;
+  for (const u of units) {
+    const text = picked.get(u.index);
+    if (text === undefined) continue;
+    if (u.index !== previous + 1) parts.push(GAP_MARK);
+    parts.push(text);
+    previous = u.index;
+  }
+  if (previous !== units.length - 1) parts.push(GAP_MARK);
+  let content = parts.join('\n\n');
+  // Labels and gap marks are counted approximately above; never let them push past the budget.
+  if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
+  return { content, truncated: true };
+}
+
+/**
+ * `maxChars` of `markdown` from `startIndex`, ending at a paragraph, line, sentence or word boundary
+ * when one falls in the second half of the window. Consecutive pages cover the text exactly once.
+ */
+export function pageFrom(markdown: string, startIndex: number, maxChars = DEFAULT_BUDGET_CHARS): { content: string; next_start_index?: number } {
+  const start = Math.min(Math.max(0, Math.floor(startIndex)), markdown.length);
+  const size = Math.max(1, Math.floor(maxChars));
+  if (start + size >= markdown.length) return { content: markdown.slice(start) };
+  const hardEnd = start + size;
+  const floor = start + Math.floor(size / 2);
+  const window = markdown.slice(floor, hardEnd);
+  let cut = -1;
+  for (const re of [/\n\n/g, /\n/g, /[.!?。！？]["'”’)\]]*\s/g, /\s/g]) {
+    let last = -1;
+    for (const m of window.matchAll(re)) last = (m.index ?? 0) + m[0].length;
+    if (last > 0) {
+      cut = floor + last;
+      break;
+    }
+  }
+  let end = cut > start ? cut : hardEnd;
+  if (isHighSurrogate(markdown.charCodeAt(end - 1)) && end - 1 > start) end--;
+  return { content: markdown.slice(start, end), next_start_index: end };
+}
+
+// --- sections -------------------------------------------------------------------------------------
+
+function headings(markdown: string): Heading[] {
+  const out: Heading[] = [];
+  let offset = 0;
+  let fence: string | undefined;
+  let prev: { text: string; start: number; paragraph: boolean } | undefined;
+  for (const line of markdown.split('\n')) {
+    const start = offset;
+    offset += line.length + 1;
+    const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence !== undefined) {
+      if (fenceMatch && fenceMatch[1]?.[0] === fence[0] && (fenceMatch[1]?.length ?? 0) >= fence.length) fence = undefined;
+      prev = undefined;
+      continue;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1];
+      prev = undefined;
+      continue;
+    }
+    const atx = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    if (atx) {
+      out.push({ level: atx[1]?.length ?? 1, title: headingText(atx[2] ?? ''), start, line });
+      prev = undefined;
+      continue;
+    }
+    const setext = /^ {0,3}(=+|-+)[ \t]*$/.exec(line);
+    if (setext && prev?.paragraph) {
+      out.push({ level: setext[1]?.startsWith('=') ? 1 : 2, title: headingText(prev.text), start: prev.start, line: `${prev.text}\n${line}` });
+      prev = undefined;
+      continue;
+    }
+    const paragraph = line.trim() !== '' && !/^ {0,3}([-*+]\s|\d+[.)]\s|>|\|)/.test(line);
+    prev = { text: line, start, paragraph };
+  }
+  return out;
+}
+
+function splitUnits(markdown: string): Unit[] {
+  const heads = headings(markdown);
+  const bounds: Array<{ start: number; end: number; heading?: Heading }> = [];
+  const firstStart = heads[0]?.start ?? markdown.length;
+  if (firstStart > 0) bounds.push({ start: 0, end: firstStart });
+  heads.forEach((h, i) => bounds.push({ start: h.start, end: heads[i + 1]?.start ?? markdown.length, heading: h }));
+
+  const units: Unit[] = [];
+  for (const section of bounds) {
+    let chunkStart = section.start;
+    let first = true;
+    for (const cut of paragraphBreaks(markdown, section.start, section.end)) {
+      if (cut - chunkStart >= CHUNK_CHARS) {
+        units.push(unit(chunkStart, cut));
+        chunkStart = cut;
+      }
+    }
+    if (section.end > chunkStart) units.push(unit(chunkStart, section.end));
+
+    function unit(start: number, end: number): Unit {
+      const u: Unit = { index: units.length, start, end, startsSection: first && section.heading !== undefined };
+      if (section.heading) u.heading = section.heading;
+      first = false;
+      return u;
+    }
+  }
+  return units;
+}
+
+/** Offsets just after blank lines inside [from, to), outside fenced code. */
+function paragraphBreaks(markdown: string, from: number, to: number): number[] {
+  const cuts: number[] = [];
+  let inFence = false;
+  let lineStart = from;
+  while (lineStart < to) {
+    let lineEnd = markdown.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+    const line = markdown.slice(lineStart, lineEnd);
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
+    else if (!inFence && line.trim() === '' && lineEnd + 1 < to) cuts.push(lineEnd + 1);
+    lineStart = lineEnd + 1;
+  }
+  return cuts;
+}
+
+// --- BM25 ------------------------------------------------------------------------------------------
+
+function bm25(markdown: string, units: Unit[], query: string[]): number[] {
+  const docs = units.map((u) => {
+    // A unit cut off from its heading still belongs to that section: score the heading with it.
+    const head = u.heading && !u.startsSection ? `${u.heading.title}\n` : '';
+    const counts = new Map<string, number>();
+    const toks = terms(head + markdown.slice(u.start, u.end));
+    for (const t of toks) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return { counts, length: toks.length };
+  });
+  const n = docs.length;
+  const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n) || 1;
+  const idf = new Map<string, number>();
+  for (const q of query) {
+    const df = docs.filter((d) => d.counts.has(q)).length;
+    idf.set(q, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  return docs.map((d) => {
+    let score = 0;
+    for (const q of query) {
+      const tf = d.counts.get(q) ?? 0;
+      if (tf === 0) continue;
+      score += (idf.get(q) ?? 0) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
+    }
+    return score;
+  });
+}
+
+const STOP = new Set(
+  'a an and are as at be been but by can could did do does for from had has have how i if in into is it its of on or our should so than that the their them then there these they this those to was we were what when where which while who whom why will with would you your'.split(' '),
+);
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Lower-cased words of letters and digits, stop words dropped, plural -s folded; CJK runs as bigrams. */
+function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '' || STOP.has(w)) continue;
+    if (CJK.test(w)) {
+      const chars = Array.from(w);
+      if (chars.length === 1) out.push(w);
+      for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
+      continue;
+    }
+    out.push(w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+  }
+  return out;
+}
+
+// --- cutting ---------------------------------------------------------------------------------------
+
+/**
+ * The longest prefix of `text` within `limit` that ends at a paragraph or sentence end; failing that, at
+ * a word boundary with an ellipsis. Empty when not even one word fits.
+ */
+function trimToSentence(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = text.slice(0, limit);
+  let best = -1;
+  for (const m of head.matchAll(/[.!?。！？]["'”’)\]]*(?=\s|$)|\n\n/g)) best = (m.index ?? 0) + m[0].length;
+  if (best > limit * 0.3) return head.slice(0, best).trimEnd();
+  const space = head.slice(0, limit - 2).search(/\s\S*$/);
+  if (space <= 0) return '';
+  return `${head.slice(0, space).trimEnd()} …`;
+}
+
+function headingText(s: string): string {
+  return s
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_](\S(?:.*?\S)?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/`/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
