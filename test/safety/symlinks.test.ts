@@ -242,6 +242,11 @@ describe('a symlink planted at a folder the server writes into', () => {
   it('sources/ → outside folder holding a forged source: grounding and verify_report do not read it', async () => {
     const f = await fresh();
     const real = await seedSource(f.sb.root, f.runId, 'https://example.org/a');
+    const report = (quote: string) =>
+      `# R\n\n## Findings\n\nIt says "${quote}" [${real.id}].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [${real.id}] Trial report — https://example.org/a\n`;
+    // Control: a quote from the real stored text verifies.
+    fs.writeFileSync(path.join(f.runDir, 'report.md'), report('kept productivity the same'));
+    expect(await f.h.ok('verify_report', { run_id: f.runId })).toMatchObject({ ok: true });
     const target = moveOut(f, 'sources');
     // Forge the stored text outside: a quote only the forged copy contains.
     const file = path.join(target, `${real.id}.md`);
@@ -250,10 +255,7 @@ describe('a symlink planted at a folder the server writes into', () => {
     await f.h.close();
     f.h = await connect({ root: f.sb.root });
     const h = f.h;
-    fs.writeFileSync(
-      path.join(f.runDir, 'report.md'),
-      `# R\n\nIt says "SECRET FORGED 424242" [${real.id}].\n\n## Methods\n\nx\n\n## Sources\n\n- [${real.id}] T — https://example.org/a\n`,
-    );
+    fs.writeFileSync(path.join(f.runDir, 'report.md'), report('SECRET FORGED 424242'));
     const r = await h.call('verify_report', { run_id: f.runId });
     const ok = !r.isError && (r.structuredContent as { ok: boolean }).ok;
     expect(ok, 'verify_report accepted a quote found only in a file outside the root, read through sources/ → outside').toBe(false);
