@@ -63,7 +63,7 @@ export async function coldStart(): Promise<Section> {
   if (missing.length > 0) {
     const why = missing.map((t) => `${t.label} missing`).join('; ');
     section.rows.push(goalRow('cold start: spawn → first tool result, ratio to reference', Number.NaN, { max: 0.7, format: ratio }, { ours: 'not measured', goalText: 'goal ≤ 0.70' }));
-    (section.rows[0] as Row).because = `${why}; run npm run build / npm ci`;
+    (section.rows[0] as Row).because = `${why}; dist/ is committed: restore it, or run npm run build; the reference comes with npm ci`;
     return section;
   }
 

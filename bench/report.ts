@@ -69,6 +69,8 @@ export interface Machine {
   node: string;
   os: string;
   memory: string;
+  /** 1-minute load average when the bench started: other work on the machine shows in the timings. */
+  load: number;
 }
 
 export function machine(): Machine {
@@ -79,9 +81,10 @@ export function machine(): Machine {
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    load: os.loadavg()[0] ?? 0,
   };
 }
 
 export function machineLine(m: Machine = machine()): string {
-  return `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory} RAM, Node ${m.node}, ${m.os}.`;
+  return `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory} RAM, Node ${m.node}, ${m.os}; load average ${m.load.toFixed(2)} at start.`;
 }

@@ -13,8 +13,10 @@ export interface Target {
 
 /** dist/server.js as committed (the bench never rebuilds); DEEP_RESEARCH_BENCH_SERVER may point elsewhere. */
 export function ourServer(): Target {
-  const entry = path.resolve(REPO, process.env.DEEP_RESEARCH_BENCH_SERVER ?? 'dist/server.js');
-  return { label: path.relative(REPO, entry) || entry, entry, present: fs.existsSync(entry) };
+  const override = process.env.DEEP_RESEARCH_BENCH_SERVER;
+  const entry = path.resolve(REPO, override ?? 'dist/server.js');
+  const label = override ? `${entry} (DEEP_RESEARCH_BENCH_SERVER)` : path.relative(REPO, entry);
+  return { label, entry, present: fs.existsSync(entry) };
 }
 
 /** The official filesystem server, a devDependency: the reference for start-up and tool-list size. */
