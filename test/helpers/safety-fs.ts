@@ -17,8 +17,13 @@ export interface Sandbox {
   secretBytes: string;
 }
 
-export function sandbox(prefix = 'dr-safety-'): Sandbox {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+/**
+ * A fresh sandbox. `memory: true` puts it on tmpfs (/dev/shm) when there is one: for tests of input
+ * handling, where the server's fsyncs would only cost time; durability tests stay on the real disk.
+ */
+export function sandbox(prefix = 'dr-safety-', o: { memory?: boolean } = {}): Sandbox {
+  const base = o.memory && fs.existsSync('/dev/shm') && isWritable('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(base, prefix)));
   const root = path.join(dir, 'artifacts');
   const outside = path.join(dir, 'outside');
   fs.mkdirSync(root);
@@ -29,6 +34,15 @@ export function sandbox(prefix = 'dr-safety-'): Sandbox {
   fs.mkdirSync(path.join(outside, 'state'));
   fs.writeFileSync(path.join(outside, 'state', 'keep.json'), '{"keep":true}\n');
   return { dir, root, outside, secret, secretBytes };
+}
+
+function isWritable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex').slice(0, 16);

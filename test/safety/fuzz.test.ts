@@ -151,7 +151,7 @@ beforeAll(async () => {
   };
   syncBuiltinESMExports();
 
-  const sb = sandbox();
+  const sb = sandbox('dr-fuzz-', { memory: true });
   h = await connect({ root: sb.root, env: { DEEP_RESEARCH_ALLOW_HOSTS: '' } });
   const r = await h.ok('start_run', templates().start_run as Record<string, unknown>);
   runId = r.run_id;
@@ -166,6 +166,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
+  fs.rmSync(path.dirname(h.root), { recursive: true, force: true });
   net.Socket.prototype.connect = realConnect;
   (dns as { lookup: unknown }).lookup = realLookup;
   (dns.promises as { lookup: unknown }).lookup = realPromisesLookup;
