@@ -15,6 +15,8 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  // Prefer ESM entry points so unused parts (e.g. stopword's other 60 languages) are tree-shaken.
+  mainFields: ['module', 'main'],
   target: 'node20',
   minify: true,
   legalComments: 'none',

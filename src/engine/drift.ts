@@ -5,8 +5,7 @@ import type { DriftSignal } from './types.js';
 
 export { terms } from './text.js';
 
-/** Drifted results in a row after which the thread must reformulate its query. */
-export const DRIFT_STREAK_LIMIT = 3;
+export { DRIFT_STREAK_LIMIT, driftAction, nextDriftStreak } from './drift-streak.js';
 
 /** Temporal drift from mentioned years needs them this many years clear of the period. */
 const YEAR_SLACK = 5;
@@ -98,15 +97,4 @@ export function assessDrift(i: DriftInput): DriftResult {
   }
 
   return { drift: signals.length > 0, signals };
-}
-
-/** Consecutive drifted results, this one included; a relevant result resets the streak. */
-export function nextDriftStreak(prev: number, drift: boolean): number {
-  return drift ? prev + 1 : 0;
-}
-
-/** What to do with a result: extract it, skip it, or (after a streak of drifts) reformulate the query. */
-export function driftAction(consecutiveDrifts: number, drift: boolean): 'extract' | 'skip' | 'reformulate' {
-  if (!drift) return 'extract';
-  return consecutiveDrifts >= DRIFT_STREAK_LIMIT ? 'reformulate' : 'skip';
 }

@@ -23,7 +23,7 @@ import { checkQuery } from './reformulation.js';
 import { resolveSubQuestion } from './answered.js';
 import { convergence } from './convergence.js';
 import { nextDirectives, type Directives } from './directives.js';
-import { DRIFT_STREAK_LIMIT } from './drift.js';
+import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 
 export interface RoundFactInput {
   fact: string;

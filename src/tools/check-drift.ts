@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { assessDrift, driftAction, nextDriftStreak } from '../engine/drift.js';
+import { driftAction, nextDriftStreak } from '../engine/drift-streak.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { DRIFT_SIGNALS } from '../engine/types.js';
 import type { ToolContext } from './context.js';
@@ -50,6 +50,8 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
     } else {
       throw new InputError('pass source_id (from fetch_source), or both url and text');
     }
+    // The gazetteer behind the signals is large; it loads on the first check, not at server start.
+    const { assessDrift } = await import('../engine/drift.js');
     return ctx.store.lock(args.run_id, () => {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
       const scope = run.brief.scope;

@@ -1,0 +1,64 @@
+// `deep-research verify` and `deep-research lint` from the committed bundle, as a researcher's CI runs them.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type Harness } from './helpers/mcp.js';
+import { brief, PAGE, QUESTION, seedSource } from './helpers/fixtures.js';
+
+const CLI = path.resolve('dist/cli.js');
+const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+let h: Harness;
+let runDir: string;
+beforeAll(async () => {
+  h = await connect();
+  const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+  runDir = path.join(h.root, run_id);
+  await seedSource(h.root, run_id, 'https://example.org/a', PAGE(3), 'Trial report A');
+  await h.ok('start_thread', { run_id, thread: 'Trials and output' });
+  await h.ok('record_round', {
+    run_id,
+    thread: 'Trials and output',
+    query: 'four-day week productivity',
+    urls_visited: ['https://example.org/a'],
+    facts: [{ fact: 'Output held.', url: 'https://example.org/a', quote: 'kept productivity the same', confidence: 'VERIFIED' }],
+    summary: 'One page.',
+  });
+  await h.ok('complete_thread', { run_id, thread: 'Trials and output' });
+});
+afterAll(async () => h?.close());
+
+describe('deep-research CLI', () => {
+  it('verify exits 0 on a grounded report and 1 with line numbers on a fabricated citation', () => {
+    const good = '# T\n\n## Findings\n\nIt "kept productivity the same" [S1].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [S1] Trial report A — https://example.org/a\n';
+    fs.writeFileSync(path.join(runDir, 'report.md'), good);
+    const ok = cli('verify', runDir);
+    expect(ok.stdout).toContain('verify: ok');
+    expect(ok.status).toBe(0);
+    fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1, S7].'));
+    const bad = cli('verify', runDir);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toMatch(/report\.md:5: citation \[S7\] does not resolve/);
+  });
+
+  it('lint passes the server-written reports and fails a broken one', () => {
+    const ok = cli('lint', runDir);
+    expect(ok.stdout).toMatch(/lint: ok \(2 files\)/);
+    expect(ok.status).toBe(0);
+    const file = fs.readdirSync(runDir).find((f) => f.startsWith('micro-report-'))!;
+    const text = fs.readFileSync(path.join(runDir, file), 'utf8');
+    fs.writeFileSync(path.join(runDir, file), text.replace('## Saturation Assessment', '## Saturation').replace('https://example.org/a', 'somewhere'));
+    const bad = cli('lint', runDir);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain('missing section "## Saturation Assessment"');
+    expect(bad.stdout).toContain('fact row has no URL');
+    fs.writeFileSync(path.join(runDir, file), text);
+  });
+
+  it('explains its usage and refuses a folder that is not a run', () => {
+    expect(cli('verify', h.root).status).toBe(2);
+    expect(cli('nonsense').status).toBe(2);
+    expect(cli('--help').stdout).toContain('deep-research verify <run-dir>');
+  });
+});
