@@ -274,7 +274,18 @@ export async function perRound(): Promise<Section> {
       },
     );
 
-    const lookup = sourceLookup();
+    // What the agent reads back when it re-reads a stored page: fetch_source's reply, default size.
+    const reread = await big.server.callTool('fetch_source', { run_id: b.runId, url: roundInput(0, 1, big.sources).urls_visited[0], focus: 'output per hour and reported stress' });
+    const rereadText = (reread.content as { text?: string }[] | undefined)?.map((c) => c.text ?? '').join('') ?? '';
+    if (reread.isError) throw new Error(`fetch_source on a stored URL refused: ${rereadText}`);
+    section.rows.push({
+      figure: `fetch_source reply on a stored ${PAGE_CHARS.toLocaleString('en-US')}-character page, with focus, default max_chars ≈ tokens`,
+      ours: `${int(rereadText.length / 4)} tok`,
+      reference: '—',
+      goal: '—',
+    });
+
+    const lookup = await sourceLookup();
     section.rows.push(...lookup.rows);
 
     section.notes.push(
