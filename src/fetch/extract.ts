@@ -77,6 +77,7 @@ export function extractReadable(body: string, contentType: string, url: string):
 function extractHtml(html: string, url: string): Extracted {
   const doc = parseDocument(html);
   const base = baseUrl(doc, url);
+  const pageHref = pageAddress(url);
   const fallbackTitle =
     clean(doc.querySelector('title')?.textContent) || clean(doc.querySelector('h1, h2, h3, h4, h5, h6')?.textContent) || url;
   const root = doc.body ?? doc.documentElement;
@@ -102,7 +103,7 @@ function extractHtml(html: string, url: string): Extracted {
   const title = clean(article?.title) || fallbackTitle;
   if (article?.content) {
     const content = article.content as DomElement;
-    const markdown = toMarkdown(content, base);
+    const markdown = toMarkdown(content, base, pageHref);
     if (markdown !== undefined) return { title, markdown, usedFallback: false, method: 'readability' };
     return { title, markdown: plainText(content), usedFallback: true, method: 'text' };
   }
@@ -112,7 +113,7 @@ function extractHtml(html: string, url: string): Extracted {
   const freshRoot = fresh.body ?? fresh.documentElement;
   if (!freshRoot) return { title, markdown: '', usedFallback: true, method: 'text' };
   for (const el of Array.from(freshRoot.querySelectorAll(BODY_NOISE))) el.remove();
-  const markdown = toMarkdown(freshRoot, base);
+  const markdown = toMarkdown(freshRoot, base, pageHref);
   if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'body' };
   return { title, markdown: plainText(freshRoot), usedFallback: true, method: 'text' };
 }
@@ -164,6 +165,14 @@ function baseUrl(doc: DomDocument, pageUrl: string): URL | undefined {
   return page;
 }
 
+function pageAddress(url: string): string {
+  try {
+    return new URL(url).href.split('#')[0] ?? url;
+  } catch {
+    return url;
+  }
+}
+
 function measure(root: DomElement): { depth: number; elements: number } {
   let depth = 0;
   let elements = 0;
@@ -196,9 +205,9 @@ function flattenWrappers(root: DomElement): void {
 }
 
 /** Markdown for `root`, or undefined when turndown fails (it recurses once per nesting level). */
-function toMarkdown(root: DomElement, base: URL | undefined): string | undefined {
+function toMarkdown(root: DomElement, base: URL | undefined, pageHref: string): string | undefined {
   try {
-    absolutise(root, base);
+    absolutise(root, base, pageHref);
     unwrapLayoutTables(root);
     return tidy(turndown().turndown(root as never));
   } catch {
@@ -207,10 +216,11 @@ function toMarkdown(root: DomElement, base: URL | undefined): string | undefined
 }
 
 /** Makes links and images absolute (linkedom has no document URL, so nothing else will) and drops unsafe ones. */
-function absolutise(root: DomElement, base: URL | undefined): void {
+function absolutise(root: DomElement, base: URL | undefined, pageHref: string): void {
   for (const a of Array.from(root.querySelectorAll('a[href], area[href]'))) {
     const href = (a.getAttribute('href') ?? '').trim();
-    if (href.startsWith('#')) continue;
+    // In-page anchors stay relative unless a <base> points them at another document.
+    if (href.startsWith('#') && (!base || base.href.split('#')[0] === pageHref)) continue;
     const abs = resolve(href, base);
     if (abs && /^(https?|mailto|ftp):/i.test(abs)) a.setAttribute('href', abs);
     else a.removeAttribute('href');
@@ -290,6 +300,22 @@ function turndown(): TurndownService {
     strongDelimiter: '**',
   });
   s.use(gfm);
+  // turndown pads list markers to four columns ("-   item"); one space reads the same and costs fewer tokens.
+  s.addRule('compactListItem', {
+    filter: 'li',
+    replacement(content, node) {
+      const li = node as unknown as DomElement & { nextSibling: unknown };
+      const list = li.parentNode as DomElement | null;
+      let prefix = '- ';
+      if (list?.nodeName === 'OL') {
+        const start = Number.parseInt(list.getAttribute('start') ?? '', 10);
+        prefix = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(list.children, li)}. `;
+      }
+      const endsParagraph = /\n$/.test(content);
+      const body = content.replace(/^\n+|\n+$/g, '') + (endsParagraph ? '\n' : '');
+      return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (li.nextSibling ? '\n' : '');
+    },
+  });
   s.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'button', 'input', 'select', 'textarea']);
   service = s;
   return s;

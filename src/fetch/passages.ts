@@ -8,7 +8,7 @@
  */
 
 export const DEFAULT_BUDGET_CHARS = 8000;
-const CHUNK_CHARS = 1500;
+const CHUNK_CHARS = 800;
 const GAP_MARK = '[…]';
 const K1 = 1.2;
 const B = 0.75;
@@ -181,42 +181,76 @@ function splitUnits(markdown: string): Unit[] {
   if (firstStart > 0) bounds.push({ start: 0, end: firstStart });
   heads.forEach((h, i) => bounds.push({ start: h.start, end: heads[i + 1]?.start ?? markdown.length, heading: h }));
 
+  const { paragraphs, sentences } = cutPoints(markdown);
   const units: Unit[] = [];
   for (const section of bounds) {
-    let chunkStart = section.start;
-    let first = true;
-    for (const cut of paragraphBreaks(markdown, section.start, section.end)) {
-      if (cut - chunkStart >= CHUNK_CHARS) {
-        units.push(unit(chunkStart, cut));
-        chunkStart = cut;
+    // Units of at most about CHUNK_CHARS: small enough that a matching passage is returned whole rather
+    // than trimmed away, cut at a paragraph break if one is in reach, else at a sentence end.
+    let pos = section.start;
+    while (pos < section.end) {
+      let end = section.end;
+      if (section.end - pos > CHUNK_CHARS) {
+        const lo = pos + CHUNK_CHARS / 3;
+        const hi = pos + CHUNK_CHARS;
+        end =
+          lastIn(paragraphs, lo, hi) ??
+          lastIn(sentences, lo, hi) ??
+          firstAfter(paragraphs, hi, section.end) ??
+          firstAfter(sentences, hi, section.end) ??
+          section.end;
       }
-    }
-    if (section.end > chunkStart) units.push(unit(chunkStart, section.end));
-
-    function unit(start: number, end: number): Unit {
-      const u: Unit = { index: units.length, start, end, startsSection: first && section.heading !== undefined };
+      const u: Unit = { index: units.length, start: pos, end, startsSection: pos === section.start && section.heading !== undefined };
       if (section.heading) u.heading = section.heading;
-      first = false;
-      return u;
+      units.push(u);
+      pos = end;
     }
   }
   return units;
 }
 
-/** Offsets just after blank lines inside [from, to), outside fenced code. */
-function paragraphBreaks(markdown: string, from: number, to: number): number[] {
-  const cuts: number[] = [];
+/** Offsets just after blank lines, and just after sentence ends, outside fenced code; both ascending. */
+function cutPoints(markdown: string): { paragraphs: number[]; sentences: number[] } {
+  const paragraphs: number[] = [];
+  const sentences: number[] = [];
   let inFence = false;
-  let lineStart = from;
-  while (lineStart < to) {
+  let lineStart = 0;
+  while (lineStart <= markdown.length) {
     let lineEnd = markdown.indexOf('\n', lineStart);
-    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+    if (lineEnd === -1) lineEnd = markdown.length;
     const line = markdown.slice(lineStart, lineEnd);
     if (/^ {0,3}(`{3,}|~{3,})/.test(line)) inFence = !inFence;
-    else if (!inFence && line.trim() === '' && lineEnd + 1 < to) cuts.push(lineEnd + 1);
+    else if (!inFence) {
+      if (line.trim() === '' && lineEnd + 1 < markdown.length) paragraphs.push(lineEnd + 1);
+      for (const m of line.matchAll(/[.!?。！？]["'”’)\]]*[ \t]+/g)) sentences.push(lineStart + (m.index ?? 0) + m[0].length);
+    }
     lineStart = lineEnd + 1;
   }
-  return cuts;
+  return { paragraphs, sentences };
+}
+
+/** The largest value in (lo, hi], by binary search. */
+function lastIn(sorted: number[], lo: number, hi: number): number | undefined {
+  const i = upperBound(sorted, hi) - 1;
+  const x = sorted[i];
+  return x !== undefined && x > lo ? x : undefined;
+}
+
+/** The smallest value in (lo, hi). */
+function firstAfter(sorted: number[], lo: number, hi: number): number | undefined {
+  const x = sorted[upperBound(sorted, lo)];
+  return x !== undefined && x < hi ? x : undefined;
+}
+
+/** Index of the first value greater than `v`. */
+function upperBound(sorted: number[], v: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // --- BM25 ------------------------------------------------------------------------------------------

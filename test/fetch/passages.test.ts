@@ -1,0 +1,157 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BUDGET_CHARS, outline, pageFrom, selectPassages } from '../../src/fetch/passages.js';
+
+function filler(topic: string, n: number): string {
+  const sentences = [
+    `The ${topic} chapter opens with a broad survey of the field.`,
+    `Several observers have written about ${topic} over the past decade.`,
+    'The evidence is mixed and the authors say so plainly.',
+    'Later paragraphs return to the same themes with more detail.',
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(sentences[i % sentences.length] as string);
+  // Paragraphs of four sentences, so sections split into several units.
+  const paras: string[] = [];
+  for (let i = 0; i < out.length; i += 4) paras.push(out.slice(i, i + 4).join(' '));
+  return paras.join('\n\n');
+}
+
+const PAGE = [
+  '# Annual review',
+  filler('introduction', 24),
+  '## Climate',
+  filler('climate', 60),
+  '## Economy',
+  filler('economy', 40),
+  'Inflation rose to 7.1 percent while central bank interest rates climbed twice; the inflation figures surprised analysts.',
+  filler('economy', 20),
+  '## Sports',
+  filler('sports', 60),
+  '### Football results',
+  filler('football', 30),
+].join('\n\n');
+
+describe('selectPassages', () => {
+  it('returns a short page whole', () => {
+    expect(selectPassages('# A\n\nshort text', 'anything')).toEqual({ content: '# A\n\nshort text', truncated: false });
+  });
+
+  it('picks the section that matches the focus, within the budget', () => {
+    expect(PAGE.length).toBeGreaterThan(3 * DEFAULT_BUDGET_CHARS / 2);
+    const { content, truncated } = selectPassages(PAGE, 'inflation and interest rates', 2000);
+    expect(truncated).toBe(true);
+    expect(content.length).toBeLessThanOrEqual(2000);
+    expect(content).toContain('Inflation rose to 7.1 percent');
+    expect(content).toContain('## Economy');
+    expect(content).not.toMatch(/sports|football/i);
+    expect(content).toContain('[…]');
+  });
+
+  it('uses heading words for units cut off from their heading', () => {
+    const { content } = selectPassages(PAGE, 'football', 1500);
+    expect(content).toContain('### Football results');
+  });
+
+  it('is deterministic', () => {
+    const a = selectPassages(PAGE, 'climate economy', 3000);
+    const b = selectPassages(PAGE, 'climate economy', 3000);
+    expect(a).toEqual(b);
+  });
+
+  it('keeps selected sections in document order', () => {
+    const { content } = selectPassages(PAGE, 'football inflation climate', 6000);
+    const order = ['## Climate', 'Inflation rose', 'Football'].map((s) => content.indexOf(s));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+  });
+
+  it('never cuts mid-sentence', () => {
+    for (const budget of [700, 1234, 2000, 5000]) {
+      for (const focus of [undefined, 'economy', 'zzz-nothing']) {
+        const { content } = selectPassages(PAGE, focus, budget);
+        expect(content.length, `${budget} ${focus}`).toBeLessThanOrEqual(budget);
+        for (const part of content.split('\n\n[…]').map((p) => p.trim()).filter((p) => p !== '' && p !== '[…]')) {
+          expect(part, `${budget} ${focus}`).toMatch(/([.!?]|…|^#.*)$/);
+        }
+      }
+    }
+  });
+
+  it('returns the start of the page without a focus, or when nothing matches', () => {
+    for (const focus of [undefined, '', 'the of and', 'quantum chromodynamics']) {
+      const { content } = selectPassages(PAGE, focus, 1500);
+      expect(content.startsWith('# Annual review'), String(focus)).toBe(true);
+    }
+  });
+
+  it('matches CJK focus text by character bigrams', () => {
+    const page = ['# 報告', '東京の天気は晴れです。'.repeat(80), '## 経済', '物価上昇率は三パーセントでした。'.repeat(80)].join('\n\n');
+    const { content } = selectPassages(page, '物価上昇', 1000);
+    expect(content).toContain('## 経済');
+  });
+});
+
+describe('pageFrom', () => {
+  it('covers the text exactly once, page by page', () => {
+    let i = 0;
+    const pages: string[] = [];
+    for (;;) {
+      const p = pageFrom(PAGE, i, 1000);
+      expect(p.content.length).toBeLessThanOrEqual(1000);
+      pages.push(p.content);
+      if (p.next_start_index === undefined) break;
+      expect(p.next_start_index).toBeGreaterThan(i);
+      i = p.next_start_index;
+    }
+    expect(pages.join('')).toBe(PAGE);
+    expect(pages.length).toBeGreaterThan(5);
+    // Pages end at paragraph breaks when one is in reach.
+    expect(pages.slice(0, -1).every((p) => p.endsWith('\n\n'))).toBe(true);
+  });
+
+  it('covers any text exactly once, for any window size, without splitting surrogate pairs', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.integer({ min: 1, max: 700 }), (text, size) => {
+        let i = 0;
+        let joined = '';
+        for (let guard = 0; guard < 10_000; guard++) {
+          const p = pageFrom(text, i, size);
+          expect(p.content.length).toBeLessThanOrEqual(size);
+          joined += p.content;
+          if (p.next_start_index === undefined) break;
+          expect(p.next_start_index).toBeGreaterThan(i);
+          const last = text.charCodeAt(p.next_start_index - 1);
+          if (size > 1) expect(last >= 0xd800 && last <= 0xdbff).toBe(false);
+          i = p.next_start_index;
+        }
+        expect(joined).toBe(text);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('returns nothing past the end, and clamps a negative start', () => {
+    expect(pageFrom('abc', 10)).toEqual({ content: '' });
+    expect(pageFrom('abc', -5)).toEqual({ content: 'abc' });
+  });
+});
+
+describe('outline', () => {
+  it('lists headings indented by level, ATX and setext, ignoring code blocks', () => {
+    const md = ['Intro', '=====', 'text', '', '## Part *one*', '```', '# not a heading', '```', '### Detail [link](http://x)', 'Sub', '---'].join('\n');
+    expect(outline(md)).toEqual(['Intro', '  Part one', '    Detail link', '  Sub']);
+  });
+
+  it('caps the list and says how many were left out, and truncates long headings', () => {
+    const md = Array.from({ length: 60 }, (_, i) => `## Heading ${i} ${'x'.repeat(i === 0 ? 200 : 0)}`).join('\n\n');
+    const o = outline(md, 40);
+    expect(o).toHaveLength(40);
+    expect(o[39]).toBe('… 21 more headings');
+    expect((o[0] ?? '').length).toBeLessThanOrEqual(100);
+  });
+
+  it('is empty for a page without headings', () => {
+    expect(outline('just text')).toEqual([]);
+  });
+});
