@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { goalRow, type Row, type Section } from './report.js';
-import { median, medianRatio, ms, ratio, sample } from './stats.js';
+import { median, medianRatio, ms, ratio } from './stats.js';
 import { childEnv, StdioClient } from './stdio-client.js';
 import { ourServer, referenceServer } from './targets.js';
 
@@ -85,21 +85,25 @@ export async function coldStart(): Promise<Section> {
       toolArgs: {},
     };
 
-    const floor = await sample(RUNS, WARMUP, () => nodeFloor());
-    for (let i = 0; i < WARMUP; i++) {
-      await coldRun(oursSubject);
-      await coldRun(refSubject);
-    }
+    // The three alternate, rotating who goes first, so drift in machine load falls on all alike.
     const a: Timeline[] = [];
     const b: Timeline[] = [];
-    // Alternate, and alternate who goes first, so drift in machine load falls on both alike.
-    for (let i = 0; i < RUNS; i++) {
-      if (i % 2 === 0) {
-        a.push(await coldRun(oursSubject));
-        b.push(await coldRun(refSubject));
-      } else {
-        b.push(await coldRun(refSubject));
-        a.push(await coldRun(oursSubject));
+    const floor: number[] = [];
+    const steps: (() => Promise<void>)[] = [
+      async () => void a.push(await coldRun(oursSubject)),
+      async () => void b.push(await coldRun(refSubject)),
+      async () => {
+        const t0 = performance.now();
+        await nodeFloor();
+        floor.push(performance.now() - t0);
+      },
+    ];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      for (let j = 0; j < steps.length; j++) await (steps[(i + j) % steps.length] as () => Promise<void>)();
+      if (i < WARMUP) {
+        a.length = 0;
+        b.length = 0;
+        floor.length = 0;
       }
     }
     const col = (xs: Timeline[], k: keyof Timeline) => xs.map((x) => x[k]);
@@ -125,7 +129,7 @@ export async function coldStart(): Promise<Section> {
     const line = (label: string, xs: Timeline[]) =>
       `| ${label} | ${ms(median(col(xs, 'initialize')))} | ${ms(median(col(xs, 'list')))} | ${ms(median(col(xs, 'call')))} |`;
     section.notes.push(
-      `Cold start: ${RUNS} alternated runs each (after ${WARMUP} warm-up runs each), timed from just before \`spawn\` to each answer over stdio; one JSON-RPC message per line, no SDK on the client side. ` +
+      `Cold start: ${RUNS} runs each of ours, the reference and bare \`node -e 0\`, alternated in rotation (after ${WARMUP} warm-up rounds), timed from just before \`spawn\` to each answer over stdio; one JSON-RPC message per line, no SDK on the client side. ` +
         `Ours: \`node ${ours.label}\` calling \`thread_status\` on an unknown run (answers isError). Reference: \`node ${path.relative(process.cwd(), ref.entry)} <temp dir>\` (${ref.label}) calling \`list_allowed_directories\`.`,
       '',
       '| medians, from spawn | initialize | tools/list | first tool result |',
