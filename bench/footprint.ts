@@ -103,12 +103,15 @@ export async function footprint(): Promise<Section> {
 
   // Tool definitions. The bundle is what users run; src/ is listed too, to catch a stale bundle.
   const fromSrc = await listInProcess();
-  const fromDist = ours.present
-    ? await listOverStdio(process.execPath, [ours.entry], childEnv({ DEEP_RESEARCH_ARTIFACTS: fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-fp-')), DEEP_RESEARCH_LOG: 'off' }))
-    : undefined;
-  const fsRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-fsref-'));
-  const fromRef = ref.present ? await listOverStdio(process.execPath, [ref.entry, fsRoot], childEnv()) : undefined;
-  fs.rmSync(fsRoot, { recursive: true, force: true });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-fp-'));
+  let fromDist: Listing | undefined;
+  let fromRef: Listing | undefined;
+  try {
+    if (ours.present) fromDist = await listOverStdio(process.execPath, [ours.entry], childEnv({ DEEP_RESEARCH_ARTIFACTS: scratch, DEEP_RESEARCH_LOG: 'off' }));
+    if (ref.present) fromRef = await listOverStdio(process.execPath, [ref.entry, scratch], childEnv());
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 
   const shipped = fromDist ?? fromSrc;
   const ourTok = listingTokens(shipped);
