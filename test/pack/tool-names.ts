@@ -49,6 +49,9 @@ export async function listServerToolNames(): Promise<string[]> {
   return (await listServerTools()).map((t) => t.name).sort();
 }
 
+/** The fields of `next`, the directives for a thread's next round, as the tool contract names them. */
+export const NEXT_FIELDS = ['round', 'phase', 'forced_subject', 'reformulate_from', 'query_hints', 'fetch_prompt'];
+
 /** Every property name that appears anywhere in the tools' input and output schemas. */
 export async function listSchemaFieldNames(): Promise<Set<string>> {
   const names = new Set<string>();
@@ -67,6 +70,9 @@ export async function listSchemaFieldNames(): Promise<Set<string>> {
     visit(t.inputSchema);
     visit(t.outputSchema);
   }
+  // The contract fixes the fields of the round directives `next` (SPEC 5.1); the server's outputSchema may
+  // leave `next` an open object, so its fields are added here by name.
+  for (const f of NEXT_FIELDS) names.add(f);
   return names;
 }
 
