@@ -5,14 +5,11 @@
 //   node child.mjs '<json config>'
 //
 // modes:
-//   crash    loop forever over a seeded mix of writes (record_round, sources, complete_thread,
-//            critic threads, record_critique, check_drift) until killed
+//   crash    wait for "go", then loop forever over a seeded mix of writes (record_round, sources,
+//            complete_thread, critic threads, record_critique, check_drift) until killed
 //   sources  wait for "go" on stdin, then add the given URLs (store.addSource or fetch_source)
 //   rounds   wait for "go", then start the given threads and record rounds in them concurrently
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from '../../src/create-server.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { canonicalKey } from '../../src/engine/canonical-url.js';
 
@@ -47,6 +44,10 @@ const PAGE = (n: number) =>
   `## Figures\n\nOutput per hour rose by ${n}% in the pilot group, according to the report.\n`;
 
 async function connect() {
+  // Loaded on demand: a store-only child (sources via store) does not need the SDK.
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { createServer } = await import('../../src/create-server.js');
   let tick = 0;
   const server = createServer({
     artifactsRoot: cfg.root,
@@ -79,7 +80,10 @@ async function crash() {
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const { call } = await connect();
   const store = new RunStore(cfg.root);
+  // Loaded and connected, nothing touched on disk yet: the parent pre-spawns the next child while
+  // the current one runs, and says "go" when it is its turn.
   emit({ ready: true });
+  await waitForGo();
   const run = await call('start_run', {
     question: cfg.question ?? 'Does a four-day week keep output steady?',
     depth: 'deep',

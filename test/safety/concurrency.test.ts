@@ -46,6 +46,20 @@ async function runTogether(children: Child[]) {
   await Promise.all(children.map((c) => c.exited));
 }
 
+/**
+ * The two processes really ran at once: in id order, allocations switch between them more than once
+ * (sequential runs would give one switch at most).
+ */
+function expectInterleaved(a: Child, b: Child) {
+  const owner = new Map<number, string>();
+  for (const [name, c] of [['A', a], ['B', b]] as const) {
+    for (const l of c.lines) if (l.id && l.duplicate === false) owner.set(Number(String(l.id).slice(1)), name);
+  }
+  const order = [...owner].sort((x, y) => x[0] - y[0]).map(([, n]) => n);
+  const switches = order.filter((n, i) => i > 0 && n !== order[i - 1]).length;
+  expect(switches, `allocation order ${order.join('')}`).toBeGreaterThan(1);
+}
+
 /** Two processes' results: no id given to two URLs, each id's file holds its URL, repeats dedupe. */
 function checkAllocations(root: string, runId: string, results: { url: string; id?: string; error?: string }[], distinctUrls: string[]) {
   const errors = results.filter((r) => r.error || !r.id);
@@ -189,6 +203,7 @@ describe('two server processes on one run', () => {
     expect(results).toHaveLength(100);
     checkAllocations(h.root, runId, results, [...shared, ...mine('a'), ...mine('b')]);
     for (const u of shared) expect(results.filter((r) => r.url === u && r.duplicate === false), u).toHaveLength(1);
+    expectInterleaved(a, b);
   }, 90_000);
 
   it('fetch_source from two processes against a local server (allow-listed) never hands out one id twice', async () => {
@@ -215,6 +230,7 @@ describe('two server processes on one run', () => {
       const results = [...a.lines, ...b.lines].filter((l) => l.url) as { url: string; id?: string; error?: string }[];
       expect(results).toHaveLength(36);
       checkAllocations(h.root, runId, results, [...shared, ...mine('a'), ...mine('b')]);
+      expectInterleaved(a, b);
     } finally {
       server.close();
     }

@@ -13,7 +13,7 @@ import { childBundle, spawnChild } from '../helpers/safety-spawn.js';
 import { microReportName } from '../../src/reports/micro-report.js';
 
 const SEED = Number(process.env.SAFETY_SEED ?? 20260101);
-const TRIALS = Number(process.env.SAFETY_CRASH_TRIALS ?? 60);
+const TRIALS = Number(process.env.SAFETY_CRASH_TRIALS ?? 52);
 
 function mulberry32(a: number) {
   return () => {
@@ -81,75 +81,95 @@ function removeStaleLocks(root: string) {
 }
 
 describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
-  let sb: Sandbox;
-  const log: { trial: number; delay: number; ops: number; temps: number; files: number }[] = [];
+  // Half the trials on the real disk (kills land mostly inside fsync, while a temp file exists), half
+  // on tmpfs when there is one (fsync is free, so more operations, and more kinds of instant, per kill).
+  const sandboxes: Sandbox[] = [];
+  const log: { trial: number; root: number; delay: number; ops: number; temps: number; files: number }[] = [];
   const failures: string[] = [];
-  let question: string;
+  const question = 'Does a four-day week keep output steady?';
 
   beforeAll(async () => {
     await childBundle();
-    sb = sandbox();
-    question = 'Does a four-day week keep output steady?';
-    console.log(`[crash] seed ${SEED} (set SAFETY_SEED to replay), ${TRIALS} trials, root ${sb.root}`);
+    sandboxes.push(sandbox('dr-crash-'), sandbox('dr-crash-', { memory: true }));
+    console.log(`[crash] seed ${SEED} (set SAFETY_SEED to replay), ${TRIALS} trials, roots ${sandboxes.map((s) => s.root).join(' ')}`);
   }, 60_000);
 
   afterAll(() => {
     const ops = log.reduce((n, l) => n + l.ops, 0);
-    console.log(`[crash] ${log.length} kills, ${ops} completed operations, ${log.filter((l) => l.temps > 0).length} kills left temp files`);
+    console.log(
+      `[crash] ${log.length} kills after ${Math.min(...log.map((l) => l.delay))}–${Math.max(...log.map((l) => l.delay))} ms, ` +
+        `${ops} operations completed in between, ${log.filter((l) => l.ops > 1).length} kills landed mid-loop`,
+    );
+    for (const sb of sandboxes) if (sb.dir.startsWith('/dev/shm/')) fs.rmSync(sb.dir, { recursive: true, force: true });
   });
 
   it('leaves every file whole after each kill', async () => {
     const rnd = mulberry32(SEED);
-    for (let trial = 0; trial < TRIALS; trial++) {
-      const childSeed = Math.floor(rnd() * 2 ** 31);
-      const delay = 20 + Math.floor(rnd() * 180);
-      const child = await spawnChild({ mode: 'crash', root: sb.root, seed: childSeed, question });
+    const plan = Array.from({ length: TRIALS }, (_, trial) => ({
+      trial,
+      sb: sandboxes[trial % sandboxes.length] as Sandbox,
+      childSeed: Math.floor(rnd() * 2 ** 31),
+      delay: 20 + Math.floor(rnd() * 181),
+      // One kill in four is timed from "go", so it can land in start-up (start_run, start_thread);
+      // the rest from the first finished operation, so they land inside the write loop.
+      from: rnd() < 0.25 ? ('go' as const) : ('first-op' as const),
+    }));
+    const spawnFor = (p: (typeof plan)[number]) => spawnChild({ mode: 'crash', root: p.sb.root, seed: p.childSeed, question });
+    // The next child loads (≈ 0.3 s of start-up) while the current one works; it touches nothing
+    // on disk until it is told to go.
+    let next = spawnFor(plan[0]!);
+    for (const p of plan) {
+      const child = await next;
       await child.waitFor((l) => l.ready === true, 30_000);
-      await new Promise((r) => setTimeout(r, delay));
+      if (p.trial + 1 < plan.length) next = spawnFor(plan[p.trial + 1]!);
+      const where = `trial ${p.trial} (seed ${SEED}, child seed ${p.childSeed}, ${p.sb.dir.startsWith('/dev/shm/') ? 'tmpfs' : 'disk'}, killed ${p.delay} ms after ${p.from})`;
+      child.proc.stdin.write('go\n');
+      if (p.from === 'first-op') await child.waitFor((l) => l.op !== undefined || l.fatal !== undefined, 30_000);
+      await new Promise((r) => setTimeout(r, p.delay));
       child.proc.kill('SIGKILL');
       const exit = await child.exited;
       const fatal = child.lines.find((l) => l.fatal);
-      expect(fatal, `trial ${trial} (child seed ${childSeed}): the child failed before the kill: ${fatal?.fatal}`).toBeUndefined();
-      expect(exit.signal, `trial ${trial}: child exited on its own: ${child.stderr().slice(-1000)}`).toBe('SIGKILL');
-      const refused = child.lines.filter((l) => l.op && l.ok === false);
-      for (const l of refused) failures.push(`trial ${trial}: ${l.op} refused: ${l.msg}`);
-      const { problems, files, temps } = checkArtifacts(sb.root);
-      const inv = checkRunInvariants(sb.root);
-      log.push({ trial, delay, ops: child.lines.filter((l) => l.op).length, temps: temps.length, files });
-      expect(problems, `trial ${trial} (seed ${SEED}, child seed ${childSeed}, killed after ${delay} ms)`).toEqual([]);
-      expect(inv, `trial ${trial} (seed ${SEED}, child seed ${childSeed}, killed after ${delay} ms)`).toEqual([]);
-      removeStaleLocks(sb.root);
+      expect(fatal, `${where}: the child failed before the kill: ${fatal?.fatal}`).toBeUndefined();
+      expect(exit.signal, `${where}: child exited on its own: ${child.stderr().slice(-1000)}`).toBe('SIGKILL');
+      for (const l of child.lines.filter((x) => x.op && x.ok === false)) failures.push(`${where}: ${l.op} refused: ${l.msg}`);
+      const { problems, files, temps } = checkArtifacts(p.sb.root);
+      const inv = checkRunInvariants(p.sb.root);
+      log.push({ trial: p.trial, root: p.trial % sandboxes.length, delay: p.delay, ops: child.lines.filter((l) => l.op).length, temps: temps.length, files });
+      expect(problems, where).toEqual([]);
+      expect(inv, where).toEqual([]);
+      removeStaleLocks(p.sb.root);
     }
     // The kills landed while work was going on, not before it began.
-    expect(log.filter((l) => l.ops > 0).length).toBeGreaterThan(TRIALS / 2);
+    expect(log.filter((l) => l.ops > 1).length).toBeGreaterThan(TRIALS / 2);
   }, 240_000);
 
-  it('never mistakes a leftover temp file for data: the run resumes, every thread answers, sources list only S<n>.md', async () => {
-    const h = await connect({ root: sb.root });
-    try {
-      const runs = fs.readdirSync(sb.root);
-      expect(runs).toHaveLength(1);
-      const runId = runs[0] as string;
-      const again = await h.ok('start_run', { question, depth: 'deep', brief: { threads: [{ name: 'x', sub_questions: [{ id: 'SQ-1', question: 'q' }], subjects: [] }] } });
-      expect(again).toMatchObject({ run_id: runId, resumed: true });
-      const run = JSON.parse(fs.readFileSync(path.join(sb.root, runId, 'state', 'run.json'), 'utf8'));
-      for (const t of run.threads as { name: string }[]) {
-        const r = await h.call('thread_status', { run_id: runId, thread: t.name });
-        if (r.isError) expect((r.content[0] as { text: string }).text).toMatch(/has not been started/);
+  it('never mistakes a leftover temp file for data: each run resumes, every thread answers, a new source gets a fresh id', async () => {
+    const { seedSource } = await import('../helpers/fixtures.js');
+    for (const sb of sandboxes) {
+      const h = await connect({ root: sb.root });
+      try {
+        const runs = fs.readdirSync(sb.root);
+        expect(runs).toHaveLength(1);
+        const runId = runs[0] as string;
+        const again = await h.ok('start_run', { question, depth: 'deep', brief: { threads: [{ name: 'x', sub_questions: [{ id: 'SQ-1', question: 'q' }], subjects: [] }] } });
+        expect(again).toMatchObject({ run_id: runId, resumed: true });
+        const run = JSON.parse(fs.readFileSync(path.join(sb.root, runId, 'state', 'run.json'), 'utf8'));
+        for (const t of run.threads as { name: string }[]) {
+          const r = await h.call('thread_status', { run_id: runId, thread: t.name });
+          if (r.isError) expect((r.content[0] as { text: string }).text).toMatch(/has not been started/);
+        }
+        const v = await h.call('verify_report', { run_id: runId });
+        expect(v.isError).toBeFalsy();
+        const temps = listFiles(sb.root).filter((f) => TEMP_FILE.test(f));
+        // Temp files never carry a data name: dot-files ending in .tmp, skipped by every reader.
+        for (const t of temps) expect(path.basename(t)).toMatch(/^\..+\.\d+\.[0-9a-f]+\.tmp$/);
+        const ids = fs.existsSync(path.join(sb.root, runId, 'sources')) ? fs.readdirSync(path.join(sb.root, runId, 'sources')).filter((n) => /^S\d+\.md$/.test(n)) : [];
+        const s = await seedSource(sb.root, runId, `https://example.org/after-crash/${SEED}`);
+        expect(ids).not.toContain(`${s.id}.md`);
+        console.log(`[crash] ${sb.root}: ${ids.length} sources, ${run.threads.length} threads, ${temps.length} leftover temp files after the kills`);
+      } finally {
+        await h.close();
       }
-      const v = await h.call('verify_report', { run_id: runId });
-      expect(v.isError).toBeFalsy();
-      const temps = listFiles(sb.root).filter((f) => TEMP_FILE.test(f));
-      // Temp files never carry a data name: they are dot-files ending in .tmp, skipped by every reader.
-      for (const t of temps) expect(path.basename(t)).toMatch(/^\..+\.\d+\.[0-9a-f]+\.tmp$/);
-      // A new source after all the kills gets a fresh id.
-      const { seedSource } = await import('../helpers/fixtures.js');
-      const ids = fs.readdirSync(path.join(sb.root, runId, 'sources')).filter((n) => /^S\d+\.md$/.test(n));
-      const s = await seedSource(sb.root, runId, `https://example.org/after-crash/${Date.now()}`);
-      expect(ids).not.toContain(`${s.id}.md`);
-      console.log(`[crash] after ${log.length} kills: ${ids.length} sources, ${run.threads.length} threads, ${temps.length} leftover temp files`);
-    } finally {
-      await h.close();
     }
   });
 
