@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReply } from '../../demo/policy/reply.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { REPO, requireBinaries, tempDir, type ClaudeResult } from './harness/claude.js';
+import { REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { completions, expectCleanStream, field, filesIn, gitProject, launch, policyApi, QUESTION, report, resultsOf, runFolder, verifyIndependently } from './harness/scenario.js';
 
@@ -61,6 +61,11 @@ afterAll(async () => {
 describe('kill mid-thread, run again', () => {
   it('run 1 was killed after round 1 of the thread, before its completion report and the final report', () => {
     expect(first.killed).toBe(true);
+    // Up to the kill, the run was as clean as any other: server connected, nothing refused or missing.
+    const facts = streamFacts(first.events);
+    expect(facts.mcpServers).toContainEqual(expect.objectContaining({ name: 'plugin:deep-research:deep-research', status: 'connected' }));
+    expect(facts.toolErrors).toEqual([]);
+    expect(api1.errors).toEqual([]);
     expect(afterKill.round1).toMatch(/^round: 1$/m);
     expect(afterKill.files.some((f) => f.startsWith('thread-completion-trials-and-output'))).toBe(false);
     expect(afterKill.files).not.toContain('report.md');

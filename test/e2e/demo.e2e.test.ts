@@ -1,0 +1,65 @@
+// `npm run demo` for a newcomer: from a fresh clone (committed files only, no API key, no agent CLI), the
+// scripted replay finishes in under a minute with a report that verifies; and the example run committed under
+// artifacts/ is exactly what the demo produces today (regenerate it with
+// `rm -rf artifacts/is-the-four-day-work-week-net-positive-f-401556 && npm run demo`).
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORT, runDemo } from '../../demo/demo.js';
+import { REPO, SERVER_JS, tempDir } from './harness/claude.js';
+
+const EXAMPLE = 'is-the-four-day-work-week-net-positive-f-401556';
+
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(dir, p).split(path.sep).join('/'), fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('the demo', () => {
+  it('reproduces the committed example run byte for byte', async () => {
+    if (!fs.existsSync(SERVER_JS)) throw new Error(`${SERVER_JS} is missing: run \`npm run build\``);
+    const committed = path.join(REPO, 'artifacts', EXAMPLE);
+    if (!fs.existsSync(committed)) throw new Error(`no committed example at artifacts/${EXAMPLE}: run \`npm run demo\` and commit it`);
+    const cwd = tempDir('dr-demo-');
+    const r = await runDemo({ port: DEFAULT_PORT, liveClock: false, cwd });
+    expect(r.runId).toBe(EXAMPLE);
+    expect(r.verify.ok, r.verify.problems).toBe(true);
+    const fresh = tree(r.runDir);
+    const example = tree(committed);
+    expect([...fresh.keys()].sort()).toEqual([...example.keys()].sort());
+    for (const [file, text] of fresh) expect(example.get(file), `artifacts/${EXAMPLE}/${file} differs from a fresh demo run`).toBe(text);
+  });
+
+  it('runs from a fresh clone with `npx tsx demo/run.ts` in under a minute, leaving a new verified run', () => {
+    const clone = path.join(tempDir('dr-clone-'), 'deep-research');
+    execFileSync('git', ['clone', '-q', REPO, clone]);
+    // Dependencies as `npm ci` would install them (offline here: the project's own node_modules).
+    fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(clone, 'node_modules'), 'dir');
+    expect(fs.existsSync(path.join(clone, 'dist', 'server.js')), 'dist/server.js is committed').toBe(true);
+    const started = performance.now();
+    const r = spawnSync('timeout', ['60', 'npx', 'tsx', 'demo/run.ts'], {
+      cwd: clone,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: tempDir('dr-clone-home-') },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(seconds).toBeLessThan(60);
+    expect(r.stdout).toMatch(/^verify_report: ok \(\d+ citations checked\)$/m);
+    expect(r.stdout).toMatch(/SCRIPTED REPLAY/);
+    // The committed example stays as it was; the demo writes a new run beside it.
+    expect(r.stdout).toContain(`Run: artifacts/${EXAMPLE}-2/`);
+    expect(fs.existsSync(path.join(clone, 'artifacts', `${EXAMPLE}-2`, 'report.md'))).toBe(true);
+    expect(tree(path.join(clone, 'artifacts', EXAMPLE))).toEqual(tree(path.join(REPO, 'artifacts', EXAMPLE)));
+    process.stdout.write(`[e2e] demo from a fresh clone: ${seconds.toFixed(1)} s\n`);
+  });
+});
