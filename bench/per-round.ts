@@ -19,8 +19,10 @@ import { int, median, ms, ratio, sampleAlternating, sampleSync, summarize, type 
 import { childEnv, StdioClient } from './stdio-client.js';
 import { ourServer } from './targets.js';
 
-const COMPUTE_RUNS = 500;
+const COMPUTE_RUNS = 300;
 const CALL_RUNS = Number(process.env.BENCH_ROUND_RUNS ?? 200);
+/** The IO breakdown is context for the call figures, not a goal: fewer runs keep the bench short. */
+const IO_RUNS = Math.ceil(CALL_RUNS / 2);
 const TIMESTAMP = '2026-01-01T00:00:00.000Z';
 
 type Json = Record<string, unknown>;
@@ -115,18 +117,36 @@ function ioStep(c: Case, warm: boolean): { setup: () => void; run: () => Promise
         store.loadRun(runId);
         store.loadThread(runId, prev.slug);
         for (const k of factKeys) if (!store.lookupSource(runId, k)) throw new Error(`source for ${k} missing`);
-        store.writeArtifact(runId, microReportName(prev.slug, c.round), report);
-        store.saveThread(runId, state);
+        writeRound(store, runId, microReportName(prev.slug, c.round), report, state);
       });
     },
   };
 }
 
-async function alternating(cases: Case[], step: (c: Case) => { setup: () => void; run: () => Promise<void> }): Promise<Summary[]> {
+/** The store's write API as record_round uses it: one batched commit where the store has one. */
+interface Writes {
+  commit?: (runId: string, w: { artifacts?: { name: string; content: string }[]; threads?: ThreadState[] }) => unknown;
+  writeArtifact?: (runId: string, name: string, content: string) => unknown;
+  saveThread: (runId: string, state: ThreadState) => void;
+}
+
+function writeRound(store: RunStore, runId: string, name: string, report: string, state: ThreadState): void {
+  const w = store as unknown as Writes;
+  if (typeof w.commit === 'function') {
+    w.commit.call(store, runId, { artifacts: [{ name, content: report }], threads: [state] });
+  } else if (typeof w.writeArtifact === 'function') {
+    w.writeArtifact.call(store, runId, name, report);
+    w.saveThread.call(store, runId, state);
+  } else {
+    throw new Error('RunStore has neither commit nor writeArtifact: update bench/per-round.ts to the store API');
+  }
+}
+
+async function alternating(cases: Case[], step: (c: Case) => { setup: () => void; run: () => Promise<void> }, runs = CALL_RUNS): Promise<Summary[]> {
   const steps = new Map(cases.map((c) => [c, step(c)]));
   const samples = await sampleAlternating(
     cases,
-    CALL_RUNS,
+    runs,
     20,
     (c) => steps.get(c)?.setup(),
     (c) => steps.get(c)?.run(),
@@ -198,8 +218,8 @@ export async function perRound(): Promise<Section> {
 
     const comp = cases.map(compute);
     const bigPages = computeWithPages(worst, 100_000);
-    const ioCold = await alternating(cases, (c) => ioStep(c, false));
-    const ioWarm = await alternating(cases, (c) => ioStep(c, true));
+    const ioCold = await alternating(cases, (c) => ioStep(c, false), IO_RUNS);
+    const ioWarm = await alternating(cases, (c) => ioStep(c, true), IO_RUNS);
     const inProc = await alternating(cases, viaInProcess);
     const stdio = big.client ? await alternating(cases, viaStdio) : undefined;
     const [w, r2, s30] = [0, 1, 2].map((i) => ({
@@ -290,7 +310,7 @@ export async function perRound(): Promise<Section> {
 
     section.notes.push(
       `Scenario: a deep run (6 threads, 10 rounds, 5 results per round) built through the real tools in process. Every thread plays rounds 1–9 with 5 URLs and 3 facts per round; each fact's URL is a stored source (${PAGE_CHARS.toLocaleString('en-US')}-character markdown pages with links, emphasis, lists and tables) and its quote is found in the stored text, so grounding runs on every fact; each round also updates sub-questions, subjects, disambiguation and a contradiction. ` +
-        `Measured: round 10 of thread 1, replayed with its state file put back before each call (outside the timed span); ${COMPUTE_RUNS} runs for compute, ${CALL_RUNS} per case for calls, after warm-up, with the three cases alternated call by call. ` +
+        `Measured: round 10 of thread 1, replayed with its state file put back before each call (outside the timed span); ${COMPUTE_RUNS} runs for compute, ${IO_RUNS} per case for the store IO and ${CALL_RUNS} per case for calls, after warm-up, with the three cases alternated call by call. ` +
         `Stdio: one long-lived \`node ${ours.label}\` per run, raw JSON-RPC. Artifacts on ${os.tmpdir()}; every write is fsynced (atomic temp file + rename), which is most of the IO.`,
       '',
       'p50 / p99:',
