@@ -76,8 +76,11 @@ export function extractReadable(body: string, contentType: string, url: string):
 
 function extractHtml(html: string, url: string): Extracted {
   const doc = parseDocument(html);
-  const base = baseUrl(doc, url);
+  // A full-document selector scan costs about as much as turndown on the article; skip it when the
+  // source cannot contain a <base>.
+  const base = /<base[\s/>]/i.test(html) ? baseUrl(doc, url) : pageUrl(url);
   const pageHref = pageAddress(url);
+  // Readability removes headings while it works, so the heading fallback is taken now.
   const fallbackTitle =
     clean(doc.querySelector('title')?.textContent) || clean(doc.querySelector('h1, h2, h3, h4, h5, h6')?.textContent) || url;
   const root = doc.body ?? doc.documentElement;
@@ -146,13 +149,9 @@ function parseDocument(html: string): DomDocument {
 }
 
 /** The URL relative links resolve against: a `<base href>` (itself relative to the page) or the page. */
-function baseUrl(doc: DomDocument, pageUrl: string): URL | undefined {
-  let page: URL | undefined;
-  try {
-    page = new URL(pageUrl);
-  } catch {
-    return undefined;
-  }
+function baseUrl(doc: DomDocument, url: string): URL | undefined {
+  const page = pageUrl(url);
+  if (!page) return undefined;
   const href = doc.querySelector('base[href]')?.getAttribute('href');
   if (href) {
     try {
@@ -163,6 +162,14 @@ function baseUrl(doc: DomDocument, pageUrl: string): URL | undefined {
     }
   }
   return page;
+}
+
+function pageUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
 }
 
 function pageAddress(url: string): string {

@@ -53,10 +53,9 @@ export function ensureDir(root: string, dir: string): void {
   if (realRel.startsWith('..') || path.isAbsolute(realRel)) throw new InputError('path escapes the artifacts folder');
 }
 
-/** Atomic write: temp file beside the target, fsync, rename. Never follows a symlink at the target. */
-export function writeFileAtomic(root: string, file: string, content: string): void {
-  const dir = path.dirname(file);
-  ensureDir(root, dir);
+/** Checks that file can be written: its folder is a real folder inside root and the file is no symlink. */
+function preflight(root: string, file: string): void {
+  ensureDir(root, path.dirname(file));
   try {
     if (fs.lstatSync(file).isSymbolicLink()) {
       throw new InputError(`refusing to replace "${path.basename(file)}": it is a symlink`);
@@ -64,6 +63,25 @@ export function writeFileAtomic(root: string, file: string, content: string): vo
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+}
+
+/** Atomic write: temp file beside the target, fsync, rename. Never follows a symlink at the target. */
+export function writeFileAtomic(root: string, file: string, content: string): void {
+  preflight(root, file);
+  renameInto(file, content);
+}
+
+/**
+ * Several files that belong together (a report and the state it was rendered from): every target is
+ * checked before the first is written, so a refusal leaves all of them as they were.
+ */
+export function writeBatch(root: string, entries: readonly { file: string; content: string }[]): void {
+  for (const e of entries) preflight(root, e.file);
+  for (const e of entries) renameInto(e.file, e.content);
+}
+
+function renameInto(file: string, content: string): void {
+  const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
   try {
@@ -80,21 +98,48 @@ export function writeFileAtomic(root: string, file: string, content: string): vo
   }
 }
 
-/** Reads a file under root, refusing symlinks; undefined when absent. */
-export function readFileSafe(file: string): string | undefined {
+/** Refuses a folder whose real location is outside root (a symlinked run, state or sources folder). */
+export function assertRealInside(root: string, dir: string): void {
+  let real: string;
+  try {
+    real = fs.realpathSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  const rel = path.relative(fs.realpathSync(root), real);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new InputError(`refusing to read through "${path.relative(root, dir)}": a symlink leads outside the artifacts folder`);
+  }
+}
+
+/** Reads a file under root, refusing symlinks at the file and folders that lead outside root; undefined when absent. */
+export function readFileSafe(file: string, root?: string): string | undefined {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw err;
   }
   if (st.isSymbolicLink()) throw new InputError(`refusing to read "${path.basename(file)}": it is a symlink`);
+  if (root !== undefined) assertRealInside(root, path.dirname(file));
   return fs.readFileSync(file, 'utf8');
 }
 
-export function readJson<T>(file: string): T | undefined {
-  const text = readFileSafe(file);
+/** Lists a folder under root, refusing one whose real location is outside root; [] when absent. */
+export function readdirSafe(dir: string, root: string): string[] {
+  assertRealInside(root, dir);
+  try {
+    return fs.readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+export function readJson<T>(file: string, root?: string): T | undefined {
+  const text = readFileSafe(file, root);
   return text === undefined ? undefined : (JSON.parse(text) as T);
 }
 

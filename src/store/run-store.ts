@@ -8,7 +8,7 @@ import type { Brief, Depth, TierBudgets } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { CriticGap, CriticState } from '../engine/critic.js';
 import { emptyTally, type FetchTally } from '../engine/degraded.js';
-import { safeJoin, readJson, writeJson, writeFileAtomic, readFileSafe, ensureDir } from './fs-safe.js';
+import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch } from './fs-safe.js';
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
 
@@ -76,18 +76,35 @@ export class RunStore {
   }
 
   exists(runId: string): boolean {
-    return fs.existsSync(path.join(this.runDir(runId), 'state', 'run.json'));
+    const dir = this.runDir(runId);
+    const file = path.join(dir, 'state', 'run.json');
+    if (!fs.existsSync(file)) return false;
+    readFileSafe(file, this.root);
+    return true;
   }
 
   loadRun(runId: string): RunState {
-    const run = readJson<RunState>(path.join(this.runDir(runId), 'state', 'run.json'));
+    const run = readJson<RunState>(path.join(this.runDir(runId), 'state', 'run.json'), this.root);
     if (!run) throw new InputError(`unknown run "${runId}": call start_run first and use the run_id it returns`);
     return run;
   }
 
   saveRun(run: RunState): void {
-    const dir = this.runDir(run.run_id);
-    writeJson(this.root, path.join(dir, 'state', 'run.json'), run);
+    this.commit(run.run_id, { run });
+  }
+
+  /**
+   * Writes what one tool call changed, all or nothing as far as refusals go: artifacts (reports rendered
+   * from the new state) first, then thread states, then the run, each file atomic.
+   */
+  commit(runId: string, w: { artifacts?: { name: string; content: string }[]; threads?: ThreadState[]; run?: RunState }): string[] {
+    const dir = this.runDir(runId);
+    const entries: { file: string; content: string }[] = [];
+    for (const a of w.artifacts ?? []) entries.push({ file: safeJoin(dir, a.name), content: a.content });
+    for (const t of w.threads ?? []) entries.push({ file: safeJoin(dir, 'state', `thread-${t.slug}.json`), content: json(t) });
+    if (w.run) entries.push({ file: safeJoin(dir, 'state', 'run.json'), content: json(w.run) });
+    writeBatch(this.root, entries);
+    return (w.artifacts ?? []).map((a) => `${runId}/${a.name}`);
   }
 
   threadEntry(run: RunState, thread: string): ThreadEntry | undefined {
@@ -95,22 +112,15 @@ export class RunStore {
   }
 
   loadThread(runId: string, slug: string): ThreadState | undefined {
-    return readJson<ThreadState>(safeJoin(this.runDir(runId), 'state', `thread-${slug}.json`));
+    return readJson<ThreadState>(safeJoin(this.runDir(runId), 'state', `thread-${slug}.json`), this.root);
   }
 
   saveThread(runId: string, state: ThreadState): void {
-    writeJson(this.root, safeJoin(this.runDir(runId), 'state', `thread-${state.slug}.json`), state);
-  }
-
-  /** Writes an artifact file (a slug name) directly in the run folder; returns its path relative to root. */
-  writeArtifact(runId: string, name: string, content: string): string {
-    const file = safeJoin(this.runDir(runId), name);
-    writeFileAtomic(this.root, file, content);
-    return path.relative(this.root, file).split(path.sep).join('/');
+    this.commit(runId, { threads: [state] });
   }
 
   readArtifact(runId: string, name: string): string | undefined {
-    return readFileSafe(safeJoin(this.runDir(runId), name));
+    return readFileSafe(safeJoin(this.runDir(runId), name), this.root);
   }
 
   /** Ids of runs of this question: the base id and its -2, -3 … siblings, in creation order. */
@@ -150,7 +160,7 @@ export class RunStore {
 
   /** O(1): one small file per canonical key, so lookups never scan the run's sources. */
   lookupSource(runId: string, key: string): StoredSource | undefined {
-    const entry = readJson<{ key: string; id: string }>(this.keyFile(runId, key));
+    const entry = readJson<{ key: string; id: string }>(this.keyFile(runId, key), this.root);
     if (!entry || entry.key !== key) return undefined;
     return this.readSource(runId, entry.id);
   }
@@ -160,7 +170,7 @@ export class RunStore {
     const cacheKey = `${runId}/${id}`;
     const cached = this.sourceCache.get(cacheKey);
     if (cached) return cached;
-    const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`));
+    const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`), this.root);
     if (text === undefined) return undefined;
     const parsed = splitFrontmatter(text);
     if (!parsed) return undefined;
@@ -199,9 +209,8 @@ export class RunStore {
     if (existing) return { source: existing, duplicate: true };
     const dir = this.runDir(runId);
     const counterFile = safeJoin(dir, 'state', 'source-counter.json');
-    const counter = readJson<{ next: number }>(counterFile) ?? { next: 1 };
+    const counter = readJson<{ next: number }>(counterFile, this.root) ?? { next: 1 };
     const id = `S${counter.next}`;
-    writeJson(this.root, counterFile, { next: counter.next + 1 });
     const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
     const sha256 = createHash('sha256').update(body).digest('hex');
     const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256 };
@@ -209,8 +218,12 @@ export class RunStore {
       { url: meta.url, canonical_key: meta.canonical_key, title: meta.title, fetched_at: meta.fetched_at, sha256 },
       body,
     );
-    writeFileAtomic(this.root, safeJoin(dir, 'sources', `${id}.md`), file);
-    writeJson(this.root, this.keyFile(runId, s.canonical_key), { key: s.canonical_key, id });
+    // The counter goes first: a crash after it skips an id but can never hand one out twice.
+    writeBatch(this.root, [
+      { file: counterFile, content: json({ next: counter.next + 1 }) },
+      { file: safeJoin(dir, 'sources', `${id}.md`), content: file },
+      { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
+    ]);
     const source: StoredSource = { ...meta, markdown: body };
     this.sourceCache.set(`${runId}/${id}`, source);
     return { source, duplicate: false };
@@ -218,13 +231,7 @@ export class RunStore {
 
   /** Every stored source id of the run, in numeric order. */
   listSourceIds(runId: string): string[] {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(safeJoin(this.runDir(runId), 'sources'));
-    } catch {
-      return [];
-    }
-    return names
+    return readdirSafe(safeJoin(this.runDir(runId), 'sources'), this.root)
       .map((n) => /^S([1-9][0-9]*)\.md$/.exec(n))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => Number(m[1]))
@@ -257,4 +264,8 @@ export class RunStore {
       fetch: emptyTally(),
     };
   }
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -50,8 +50,7 @@ export const completeThread: ToolDefinition<typeof inputSchema> = {
         const s = ctx.store.lookupSource(run.run_id, key);
         return s ? { id: s.id, title: s.title } : undefined;
       });
-      const path = ctx.store.writeArtifact(run.run_id, completionReportName(state.slug), report);
-      ctx.store.saveThread(run.run_id, next);
+      const [path] = ctx.store.commit(run.run_id, { artifacts: [{ name: completionReportName(state.slug), content: report }], threads: [next] });
       return ok({ path, convergence_reason: reason, rounds_executed: state.rounds.length });
     });
   },

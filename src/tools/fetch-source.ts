@@ -76,8 +76,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       if (again) return reply(again, true, current.fetch.degraded);
       const counts = page.ok || page.reachedNetwork;
       const tally = counts ? recordFetch(current.fetch, !page.ok) : current.fetch;
-      if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
       if (!page.ok) {
+        if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
         const note = tally.degraded ? ' The run is now degraded: the final report must say it rests on partial information.' : '';
         return fail(`${page.message} Skip this result and go on with the others.${note}`);
       }
@@ -88,6 +88,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         markdown: page.markdown,
         fetched_at: ctx.now(),
       });
+      if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
       return reply(source, false, tally.degraded);
     });
 

@@ -63,8 +63,7 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         ...(result.next_target !== undefined ? { next_target: result.next_target } : {}),
       };
       const next = { ...run, critic: result.state, critique_rounds: [...run.critique_rounds, round] };
-      const path = ctx.store.writeArtifact(run.run_id, 'critique.md', renderCritique(next, result.stop));
-      ctx.store.saveRun(next);
+      ctx.store.commit(run.run_id, { artifacts: [{ name: 'critique.md', content: renderCritique(next, result.stop) }], run: next });
       return ok({
         critic_round: result.state.rounds,
         clean_signoffs: result.state.clean_signoffs,
@@ -72,7 +71,6 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         next_target: result.next_target,
         open_material_gaps: result.open_material_gaps,
         open_questions: result.state.open_questions,
-        path,
       });
     });
   },

@@ -113,9 +113,12 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
           return s ? { source_id: s.id, title: s.title, markdown: s.markdown } : undefined;
         },
       });
-      // Report first, then state: a crash in between re-records the same round number over it.
-      const microReport = ctx.store.writeArtifact(run.run_id, microReportName(next.slug, decision.round), renderMicroReport(next, decision.round));
-      ctx.store.saveThread(run.run_id, next);
+      // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
+      // rewrites the same micro-report.
+      const [microReport] = ctx.store.commit(run.run_id, {
+        artifacts: [{ name: microReportName(next.slug, decision.round), content: renderMicroReport(next, decision.round) }],
+        threads: [next],
+      });
       return ok({ ...decision, micro_report: microReport, degraded: run.fetch.degraded });
     });
   },

@@ -132,8 +132,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
         maxFetches: fetches,
         threads: brief.threads.map((t) => ({ name: t.name, slug: slug(t.name), critic: false })),
       });
-      ctx.store.writeArtifact(runId, 'brief.md', renderBrief(run));
-      ctx.store.saveRun(run);
+      ctx.store.commit(runId, { artifacts: [{ name: 'brief.md', content: renderBrief(run) }], run });
       return reply({ threads: names, budgets, max_fetches: fetches, depth }, false);
     });
   },

@@ -62,15 +62,15 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         roundBudget: run.budgets.rounds_per_thread,
         resultsPerRound: run.budgets.results_per_round,
       });
-      ctx.store.saveThread(run.run_id, state);
-      if (entry.critic) {
+      if (!entry.critic) {
+        ctx.store.commit(run.run_id, { threads: [state] });
+      } else {
         const critics = run.threads
           .filter((t) => t.critic)
           .map((t) => (t.slug === state.slug ? state : ctx.store.loadThread(run.run_id, t.slug)))
           .filter((t) => t !== undefined)
           .map((t) => t.definition);
-        ctx.store.writeArtifact(run.run_id, 'brief.md', renderBrief(run, critics));
-        ctx.store.saveRun(run);
+        ctx.store.commit(run.run_id, { artifacts: [{ name: 'brief.md', content: renderBrief(run, critics) }], threads: [state], run });
       }
       return ok(threadSummary(run, state));
     });

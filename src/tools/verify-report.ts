@@ -42,7 +42,7 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
     const run = ctx.store.loadRun(args.run_id);
     const dir = ctx.store.runDir(run.run_id);
     const file = resolveInside(dir, args.path ?? 'report.md', ctx.cwd);
-    const text = readFileSafe(file);
+    const text = readFileSafe(file, ctx.store.root);
     if (text === undefined) {
       return ok({ ok: false, problems: [{ line: 0, message: `no report at ${path.relative(ctx.cwd, file) || file}; write it there first` }], citations_checked: 0 });
     }

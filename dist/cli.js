@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import{I as g,K as h,L as E,ja as S,ka as R}from"./chunks/chunk-6HUY6MKW.js";import"./chunks/chunk-TZN7URKK.js";import*as l from"node:fs";import*as m from"node:path";var I=["thread","round","strategy_phase","timestamp","sources_consulted","new_facts","confirming_facts","saturation"],_=["Round Summary","Facts Extracted","Subject Registry Updates","Disambiguation Updates","Contradictions Found","Saturation Assessment","Next Round Guidance"],b=["thread","round_budget","rounds_executed","convergence_reason","micro_reports","phases"],C=["Sub-Question Status","Subject Coverage","All Sources Consulted","Open Contradictions","Gaps Remaining","Plateau History"];function T(t,e){let s=t.split("/").at(-1)??t;if(s.startsWith("micro-report-"))return O(t,e,I,_,!0);if(s.startsWith("thread-completion-")){let r=O(t,e,b,C,!1),n=e.split(`
+`);for(let[o,u]of[[/^# Thread Completion Report: .+/,'a "# Thread Completion Report: <name>" title'],[/^Rounds executed: \d+ of \d+$/,'a "Rounds executed: <n> of <budget>" line'],[/^Convergence reason: (CRITERIA_MET|BUDGET_EXHAUSTED|PLATEAU_STOPPED|ENDED_EARLY)$/,'a "Convergence reason: <reason>" line']])n.some(a=>o.test(a))||r.push({file:t,line:1,message:`missing ${u}`});return e.includes("```mermaid")||r.push({file:t,line:1,message:"Plateau History has no mermaid chart"}),r}return[]}function O(t,e,s,r,n){let o=[],u=h(e);if(!u)return[{file:t,line:1,message:"no YAML frontmatter"}];for(let d of s)d in u.data||o.push({file:t,line:1,message:`frontmatter lacks "${d}"`});let a=e.split(`
+`),f=-1;for(let d of r){let i=a.findIndex(p=>p===`## ${d}`);i<0?o.push({file:t,line:1,message:`missing section "## ${d}"`}):i<f?o.push({file:t,line:i+1,message:`section "## ${d}" is out of order`}):f=i}if(n){let d=a.findIndex(i=>i==="## Facts Extracted");for(let i=d+1;d>=0&&i<a.length&&!a[i]?.startsWith("## ");i++){let p=a[i]??"";if(!p.startsWith("|")||p.startsWith("| #")||p.startsWith("| ---"))continue;let w=p.split(/(?<!\\)\|/).map(L=>L.trim())[4]??"";/^https?:\/\//.test(w)||o.push({file:t,line:i+1,message:"fact row has no URL"})}}return o}function $(t){let e=t[0];if(!e||!l.existsSync(e))return process.stderr.write(`lint: give an existing run folder, e.g. artifacts/<run_id>
+`),2;let s=l.readdirSync(e).filter(n=>/^(micro-report|thread-completion)-.*\.md$/.test(n)).sort(),r=0;for(let n of s)for(let o of T(n,l.readFileSync(m.join(e,n),"utf8")))process.stdout.write(`${m.join(e,o.file)}:${o.line}: ${o.message}
+`),r+=1;return process.stdout.write(r===0?`lint: ok (${s.length} files)
+`:`lint: ${r} problem(s) in ${s.length} files
+`),r===0?0:1}import*as c from"node:path";function P(t){if(!t)return"give the run folder, e.g. artifacts/<run_id>";let e=c.resolve(t),s=new E(c.dirname(e)),r=c.basename(e);try{if(!s.exists(r))return`${t} is not a run folder (no state/run.json)`}catch(n){return n.message}return{store:s,runId:r}}function x(t){let e=P(t[0]);if(typeof e=="string")return process.stderr.write(`verify: ${e}
+`),2;let{store:s,runId:r}=e,n=c.join(s.runDir(r),t[1]??"report.md"),o=g(n);if(o===void 0)return process.stderr.write(`verify: no report at ${n}
+`),1;let u=S(o,R(s,r),{degraded:s.loadRun(r).fetch.degraded});for(let a of u)process.stdout.write(`${c.relative(process.cwd(),n)}:${a.line}: ${a.message}
+`);return process.stdout.write(u.length===0?`verify: ok
+`:`verify: ${u.length} problem(s)
+`),u.length===0?0:1}var y=`usage:
+  deep-research verify <run-dir>          check report.md's citations and quotes against stored sources
+  deep-research lint <run-dir>            check micro-reports and completion reports against the spec
+  deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
+  deep-research uninstall [--target ...] (--project <dir> | --user)`;async function v(t){let[e,...s]=t;switch(e){case"verify":return x(s);case"lint":return $(s);case"install":case"uninstall":{let{runInstall:r}=await import("./chunks/install-SQWSYQZB.js");return r(t)}case void 0:case"-h":case"--help":case"help":return process.stdout.write(`${y}
+`),e===void 0?2:0;default:return process.stderr.write(`unknown command "${e}"
+${y}
+`),2}}process.exitCode=await v(process.argv.slice(2));
