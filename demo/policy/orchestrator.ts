@@ -134,22 +134,14 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
         ...(definitions.has(name) ? { definition: definitions.get(name) as never } : {}),
       }),
     }));
-    const results = yield* calls(...agentCalls);
-    const waiting = new Set(names);
-    const take = (text: string) => {
+    const reports = yield* runAgents(agentCalls);
+    for (const text of reports) {
       for (const r of parseInvestigatorReports(text)) {
-        if (!waiting.has(r.thread)) continue;
-        waiting.delete(r.thread);
+        if (!names.includes(r.thread)) continue;
         if (r.path) completion.set(r.thread, r.path);
         if (r.degraded) degraded = true;
         if (r.error) notes.push(`Investigator of "${r.thread}" reported: ${r.error}`);
       }
-    };
-    results.forEach((r) => take(r.text));
-    // Investigators that went to the background report through notifications: wait for every one.
-    for (let guard = 0; waiting.size > 0 && guard < 20; guard++) {
-      const woke = yield { kind: 'wait', say: `Waiting for ${waiting.size} investigator(s): ${[...waiting].join(', ')}.` };
-      if (typeof woke === 'string') take(woke);
     }
   };
   yield* dispatch(pending);
@@ -272,8 +264,8 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
 
   // 8. Verify: a fresh subagent tries to refute the key claims; refuted ones go; then verify_report until it passes.
   if (key.length) {
-    const [verdict] = yield* calls({ tool: 'agent', kind: 'general', description: 'Refute key claims', prompt: refuterPrompt(runFolder, key) });
-    const refuted = verdict!.isError ? [] : parseRefutations(verdict!.text);
+    const [verdict] = yield* runAgents([{ tool: 'agent', kind: 'general', description: 'Refute key claims', prompt: refuterPrompt(runFolder, key) }]);
+    const refuted = parseRefutations(verdict ?? '');
     if (refuted.length) {
       for (const r of refuted) notes.push(`A claim citing ${r.sourceId} was removed: the verifier could not find its quotation in the stored text.`);
       content = compose(refuted);
@@ -305,6 +297,38 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     openQuestions.length ? `Open questions: ${openQuestions.join('; ')}` : 'Open questions: none.',
   ].join('\n');
 }
+
+/**
+ * Runs subagents sent in one message and returns each one's final report. A host may start them in the
+ * background despite `run_in_background: false`; then the report arrives in a task notification that wakes
+ * the conversation, matched to its call by the description. Only those are waited for.
+ */
+function* runAgents(agentCalls: Call[]): Generator<Step, string[], Observation> {
+  const results = yield* calls(...agentCalls);
+  const reports = results.map((r) => (r.isError ? '' : r.text));
+  const pending = new Map<number, string>();
+  results.forEach((r, i) => {
+    const call = agentCalls[i]!;
+    if (call.tool === 'agent' && !r.isError && BACKGROUND.test(r.text)) pending.set(i, call.description);
+  });
+  for (let guard = 0; pending.size > 0 && guard < 20; guard++) {
+    const woke = yield { kind: 'wait', say: `Waiting for ${pending.size} subagent(s): ${[...pending.values()].join(', ')}.` };
+    if (typeof woke !== 'string') continue;
+    for (const n of woke.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)) {
+      const block = n[1]!;
+      const result = /<result>([\s\S]*?)<\/result>/.exec(block)?.[1] ?? '';
+      for (const [i, description] of pending) {
+        if (!block.includes(`"${description}"`)) continue;
+        reports[i] = result;
+        pending.delete(i);
+        break;
+      }
+    }
+  }
+  return reports;
+}
+
+const BACKGROUND = /Async agent launched|working in the background/i;
 
 interface Evidence {
   id: string;

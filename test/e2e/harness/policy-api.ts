@@ -41,6 +41,8 @@ export interface Tamper {
 export interface PolicyApiOptions {
   env: PolicyEnv;
   tamper?: Tamper;
+  /** Leave subagents to the host's default (background) instead of asking for run_in_background: false. */
+  backgroundAgents?: boolean;
   /** Called before answering; return true to hold this and every later request (the world freezes). */
   freezeWhen?: (x: { role: Role; label: string; turns: PastTurn[] }) => boolean;
 }
@@ -244,7 +246,7 @@ export async function startPolicyApi(o: PolicyApiOptions): Promise<PolicyApi> {
           call.kind === 'investigator'
             ? (['deep-research:deep-research-investigator', 'deep-research-investigator'].find((t) => types.includes(t)) ?? 'general-purpose')
             : 'general-purpose';
-        input = { description: call.description, prompt: call.prompt, subagent_type: type, run_in_background: false };
+        input = { description: call.description, prompt: call.prompt, subagent_type: type, ...(o.backgroundAgents ? {} : { run_in_background: false }) };
       }
       if (call.tool !== 'mcp' && !offered.has(name)) errors.push(`${conv.role} ${conv.label}: host offers no ${name} tool`);
       names.push(name);
