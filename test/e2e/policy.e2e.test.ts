@@ -128,6 +128,25 @@ describe('negative controls: one altered reply, a different course', () => {
     expect(serverCalls(baseline.trace, { tool: 'start_thread', role: 'orchestrator' })).toHaveLength(1);
   });
 
+  it('the verifier subagent refutes a key claim → the orchestrator rewrites the report without it and says why', async () => {
+    let refuted = '';
+    const run = await runInProcess({
+      web,
+      tamper: (call, result) => {
+        if (call.tool !== 'agent' || call.kind !== 'general') return result;
+        const first = /^claim: (S\d+) \| (.+)$/m.exec(call.prompt)!;
+        refuted = first[2]!;
+        return { ...result, text: `refuted: ${first[1]} | ${first[2]} | the stored text says otherwise` };
+      },
+    });
+    expect(refuted).not.toBe('');
+    const report = fs.readFileSync(path.join(run.runDir, 'report.md'), 'utf8');
+    expect(report).not.toContain(refuted);
+    expect(report).toMatch(/^Note: A claim citing S\d+ was removed: the verifier could not find its quotation/m);
+    expect(fs.readFileSync(path.join(baseline.runDir, 'report.md'), 'utf8')).toContain(refuted);
+    expect(run.trace.filter((t) => t.call.tool === 'write')).toHaveLength(2);
+  });
+
   it('a fabricated citation: verify_report refuses, the orchestrator removes the line and verifies again', async () => {
     const run = await runInProcess({ web, variation: { fabricateCitation: true } });
     const verify = serverCalls(run.trace, { tool: 'verify_report' });
