@@ -402,7 +402,7 @@ function composeReport(x: ComposeInput): string {
     const here = usable.filter((e) => e.thread === thread);
     if (here.length === 0) continue;
     lines.push(`## ${thread.replace(/^Critic \d+: /, 'Follow-up: ')}`, '');
-    for (const e of here) for (const f of e.facts) lines.push(`- ${f.fact} — "${f.quote}" ${cite([e.id])}`);
+    for (const e of here) for (const f of e.facts) lines.push(`- ${f.fact.replace(/\.$/, '')}: "${f.quote}" ${cite([e.id])}`);
     if (x.fabricate && thread === threadOrder[0]) {
       const fake = `S${Math.max(0, ...x.evidence.map((e) => Number(e.id.slice(1)))) + 40}`;
       lines.push(`- A 2023 meta-analysis of 40 trials found that output rose by 20% on average ${cite([fake])}`);
