@@ -1,7 +1,7 @@
 // Runs the real, pinned Claude Code binary (.ci/tools, installed by .ci/claude-checks.sh) against the fake
 // Messages API, always under `timeout`, in its own process group so a test can kill the whole tree.
 // Missing binary or bundle: the test fails loudly; it never skips.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,6 +21,8 @@ export function requireBinaries(): void {
     );
   }
   if (!fs.existsSync(SERVER_JS)) throw new Error(`${SERVER_JS} is missing: run \`npm run build\``);
+  const version = execFileSync(CLAUDE, ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
+  if (!version.startsWith(PINNED)) throw new Error(`${CLAUDE} is ${version}; the end-to-end tests are written against the pinned ${PINNED}`);
 }
 
 export function tempDir(prefix: string): string {
