@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseReply } from '../../demo/policy/reply.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
 import { REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
@@ -44,6 +45,26 @@ describe('full run from the plugin', () => {
     const investigators = started.filter((e) => e.subagent_type === 'deep-research:deep-research-investigator');
     expect(investigators.length).toBeGreaterThanOrEqual(3); // two brief threads and the critic's thread
     expect(new Set(api.turns.filter((t) => t.role === 'investigator').map((t) => t.label)).size).toBe(3);
+  });
+
+  it('what the model is shown of each server reply carries the fields the protocol branches on', () => {
+    // Claude Code 2.1.328 shows the model a tool's structuredContent (as JSON) when there is one, not its text
+    // content; either way the decision fields must be there, and fetch_source must show the page passages.
+    const rounds = resultsOf(result, 'record_round');
+    expect(rounds.length).toBeGreaterThanOrEqual(5);
+    for (const r of rounds) {
+      const reply = parseReply(r.text);
+      for (const key of ['round', 'new_facts', 'saturation', 'url_overlap', 'plateau_level', 'action', 'phase', 'next_phase', 'converged', 'micro_report']) {
+        expect(reply.has(key), `${key} in ${r.text.slice(0, 200)}`).toBe(true);
+      }
+    }
+    const pages = resultsOf(result, 'fetch_source').filter((r) => !r.isError);
+    expect(pages.length).toBeGreaterThan(0);
+    for (const p of pages) {
+      const reply = parseReply(p.text);
+      expect(reply.str('source_id')).toMatch(/^S\d+$/);
+      expect(reply.body.length, p.text.slice(0, 200)).toBeGreaterThan(100);
+    }
   });
 
   it('writes the brief, micro-reports per round and a completion report per thread', () => {
