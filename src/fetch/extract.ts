@@ -59,14 +59,20 @@ interface DomDocument {
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 
-export function extractReadable(body: string, contentType: string, url: string): Extracted {
+/** Guards against hostile trees; raising them is for tests that need to reach the recursion itself. */
+export interface ExtractLimits {
+  maxDepth?: number;
+  maxElements?: number;
+}
+
+export function extractReadable(body: string, contentType: string, url: string, limits: ExtractLimits = {}): Extracted {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'text/html' && type !== 'application/xhtml+xml') {
     const markdown = tidy(body);
     return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
   }
   try {
-    return extractHtml(body, url);
+    return extractHtml(body, url, limits.maxDepth ?? MAX_DOM_DEPTH, limits.maxElements ?? MAX_DOM_ELEMENTS);
   } catch {
     // Last resort for anything the DOM stack chokes on: tags stripped by a linear regex.
     const markdown = tidy(body.replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/[ \t]+/g, ' '));
@@ -74,7 +80,7 @@ export function extractReadable(body: string, contentType: string, url: string):
   }
 }
 
-function extractHtml(html: string, url: string): Extracted {
+function extractHtml(html: string, url: string, maxDepth: number, maxElements: number): Extracted {
   const doc = parseDocument(html);
   // A full-document selector scan costs about as much as turndown on the article; skip it when the
   // source cannot contain a <base>.
@@ -87,17 +93,17 @@ function extractHtml(html: string, url: string): Extracted {
   if (!root) return { title: fallbackTitle, markdown: '', usedFallback: true, method: 'text' };
 
   let shape = measure(root);
-  if (shape.depth > MAX_DOM_DEPTH) {
+  if (shape.depth > maxDepth) {
     flattenWrappers(root);
     shape = measure(root);
   }
-  if (shape.depth > MAX_DOM_DEPTH || shape.elements > MAX_DOM_ELEMENTS) {
+  if (shape.depth > maxDepth || shape.elements > maxElements) {
     return { title: fallbackTitle, markdown: plainText(root), usedFallback: true, method: 'text' };
   }
 
   let article: { title?: string | null; content?: unknown } | null = null;
   try {
-    const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: MAX_DOM_ELEMENTS });
+    const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: maxElements });
     keepMathJax(reader);
     article = reader.parse();
   } catch {

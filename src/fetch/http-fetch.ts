@@ -61,7 +61,7 @@ export interface FetchFail {
   message: string;
   status?: number;
   attempts: number;
-  /** False for address-policy refusals (they do not count toward degraded mode), true otherwise. */
+  /** False for address-policy refusals and caller cancellations (neither counts toward degraded mode). */
   reachedNetwork: boolean;
 }
 
@@ -123,7 +123,7 @@ export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchO
     const wait = Math.round(Math.max(backoff, retryAfterMs ?? 0));
     opts.onProgress?.(`${fail.message} Retrying in ${(wait / 1000).toFixed(1)} s.`);
     if (!(await sleep(wait, opts.signal))) {
-      return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', attempts: attempt, reachedNetwork: true };
+      return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', attempts: attempt, reachedNetwork: false };
     }
   }
 }
@@ -289,7 +289,8 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
     };
   }
   if (caller?.aborted) {
-    return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', reachedNetwork: true, transient: false };
+    // A cancellation says nothing about the site, so it must not count toward degraded mode.
+    return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', reachedNetwork: false, transient: false };
   }
   const code = errorCode(err);
   const transient = code !== undefined && TRANSIENT_CODES.has(code);

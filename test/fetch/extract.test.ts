@@ -92,6 +92,15 @@ describe('extractReadable', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('catches the RangeError turndown throws on deep nesting and falls back to text', () => {
+    // Limits raised so the depth guard does not step in first: this is the recursion itself.
+    const page = html(`<p>${PROSE}</p>${'<b>'.repeat(5000)}deep${'</b>'.repeat(5000)}`);
+    const r = extractReadable(page, 'text/html', URL_, { maxDepth: Number.POSITIVE_INFINITY });
+    expect(r).toMatchObject({ usedFallback: true, method: 'text' });
+    expect(r.markdown).toContain('deep');
+    expect(r.markdown).toContain('The committee published its findings');
+  });
+
   it('survives deeply nested inline and list elements', () => {
     for (const [open, close] of [
       ['<b>', '</b>'],

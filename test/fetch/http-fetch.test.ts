@@ -119,7 +119,7 @@ describe('total timeout', () => {
     const ctrl = new AbortController();
     setTimeout(() => ctrl.abort(), 200);
     const r = await fetchPage(`${s.origin}/`, { allowHosts: allow(s), timeoutMs: 5000, signal: ctrl.signal });
-    expect(r).toMatchObject({ ok: false, kind: 'network', attempts: 1 });
+    expect(r).toMatchObject({ ok: false, kind: 'network', attempts: 1, reachedNetwork: false });
     if (!r.ok) expect(r.message).toMatch(/cancelled/);
   });
 });
