@@ -23,6 +23,8 @@ interface Config {
   via?: 'store' | 'fetch';
   threads?: string[];
   rounds?: number;
+  /** How many adds one process keeps in flight (default 3). */
+  workers?: number;
   env?: Record<string, string>;
 }
 
@@ -167,10 +169,11 @@ async function sources() {
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++] as string;
+      const t0 = Date.now();
       if (client) {
         const r = await client.call('fetch_source', { run_id: runId, url });
         const sc = r.structuredContent as { source_id?: string; duplicate?: boolean } | undefined;
-        emit({ url, id: r.isError ? undefined : sc?.source_id, duplicate: sc?.duplicate, error: r.isError ? text(r) : undefined });
+        emit({ url, id: r.isError ? undefined : sc?.source_id, duplicate: sc?.duplicate, error: r.isError ? text(r) : undefined, t0, t1: Date.now() });
       } else {
         const { source, duplicate } = await store.addSource(runId, {
           url,
@@ -179,11 +182,11 @@ async function sources() {
           markdown: `# ${url}\n\nBody of ${url}.\n`,
           fetched_at: '2026-01-01T00:00:00.000Z',
         });
-        emit({ url, id: source.id, duplicate });
+        emit({ url, id: source.id, duplicate, t0, t1: Date.now() });
       }
     }
   };
-  await Promise.all([worker(), worker(), worker()]);
+  await Promise.all(Array.from({ length: cfg.workers ?? 3 }, () => worker()));
   emit({ done: true });
 }
 

@@ -13,7 +13,7 @@ import { childBundle, spawnChild } from '../helpers/safety-spawn.js';
 import { microReportName } from '../../src/reports/micro-report.js';
 
 const SEED = Number(process.env.SAFETY_SEED ?? 20260101);
-const TRIALS = Number(process.env.SAFETY_CRASH_TRIALS ?? 52);
+const TRIALS = Number(process.env.SAFETY_CRASH_TRIALS ?? 50);
 
 function mulberry32(a: number) {
   return () => {

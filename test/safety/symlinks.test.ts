@@ -186,10 +186,13 @@ describe('a symlink planted at a file the server writes', () => {
     fs.symlinkSync(f.sb.secret, path.join(f.runDir, 'sources', 'S1.md'));
     await expect(seedSource(f.sb.root, f.runId, 'https://example.org/first')).rejects.toThrow(/symlink/);
     expect(fs.readFileSync(f.sb.secret, 'utf8')).toBe(f.sb.secretBytes);
-    // The next allocation skips the poisoned id rather than reusing or following it.
+    // The refused call handed no id out; with the link gone the next add stores a real file.
     fs.unlinkSync(path.join(f.runDir, 'sources', 'S1.md'));
     const s = await seedSource(f.sb.root, f.runId, 'https://example.org/first');
-    expect(s.id).not.toBe('S1');
+    const file = path.join(f.runDir, 'sources', `${s.id}.md`);
+    expect(fs.lstatSync(file).isFile()).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toContain('url: https://example.org/first');
+    expect(fs.readFileSync(f.sb.secret, 'utf8')).toBe(f.sb.secretBytes);
   });
 });
 
