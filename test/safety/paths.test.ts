@@ -9,6 +9,7 @@ import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { outsideTree, rootTree, sandbox, listFiles, type Sandbox } from '../helpers/safety-fs.js';
+import { BRIEF_SECTIONS, COMPLETION_SECTIONS, MICRO_REPORT_SECTIONS } from '../../src/reports/spec-sections.js';
 
 const hashOf = (file: string) => (fs.existsSync(file) ? createHash('sha256').update(fs.readFileSync(file)).digest('hex') : 'absent');
 // We may run as root: guard the real files a broken server could reach by name.
@@ -338,5 +339,97 @@ describe('verify_report never reads outside the run folder', () => {
     expect(r.citations_checked).toBe(0);
     const p = await h.ok('verify_report', { run_id: runId, path: 'report.md' });
     expect(p).toEqual(r);
+  });
+});
+
+describe('names and texts cannot inject structure into the artifacts', () => {
+  // A thread name, question, focus or summary is data: it must not add a heading, end the frontmatter,
+  // or break a table row. CommonMark line endings are LF, CRLF and a lone CR; U+2028/U+0085 are not,
+  // but they are sent anyway to check nothing turns them into one.
+  const INJECTIONS = [
+    'a\n## Round Summary\nb',
+    'c\r## Facts Extracted\rd',
+    'e\r\n## Plateau History\r\nf',
+    '---\ninjected: true\n---',
+    'g | h | i',
+    '<script>alert(1)</script>',
+    'j\u2028## Gaps Remaining\u2029k',
+    'l\u0085## Subject Coverage',
+    '`m` [S1](http://evil.example) ![x](http://evil.example/x.png)',
+  ];
+  let h: Harness;
+  const headings = (text: string) =>
+    text
+      .split(/\r\n|\r|\n/)
+      .filter((l) => /^ {0,3}#{1,6} /.test(l))
+      .map((l) => l.replace(/^ *#+ /, ''));
+
+  async function runWith(o: { names: string[]; summary: string; focus: string; question: string }) {
+    const runId = (
+      await h.ok('start_run', {
+        question: o.question,
+        depth: 'deep',
+        brief: { threads: o.names.map((name) => ({ name, sub_questions: [{ id: 'SQ-1', question: name }], subjects: [name.replace(/\s+/g, ' ').slice(0, 100)] })) },
+      })
+    ).run_id as string;
+    for (const name of o.names) {
+      await h.ok('start_thread', { run_id: runId, thread: name });
+      await h.ok('record_round', {
+        run_id: runId,
+        thread: name,
+        query: INJECTIONS[6],
+        urls_visited: ['https://example.org/p'],
+        facts: [{ fact: INJECTIONS[7], url: 'https://example.org/p', confidence: 'UNVERIFIED', notes: INJECTIONS[1] }],
+        summary: o.summary,
+        disambiguation_updates: [INJECTIONS[0]],
+        sub_question_updates: [{ id: 'SQ-1', status: 'PARTIAL', key_finding: INJECTIONS[2] }],
+        next_focus: o.focus,
+      });
+      await h.ok('complete_thread', { run_id: runId, thread: name, gaps: [{ gap: INJECTIONS[0], why_not_found: INJECTIONS[1], rounds_attempted: 1, next_step: INJECTIONS[6] }] });
+    }
+    return path.join(h.root, runId);
+  }
+
+  function headingProblems(dir: string): string[] {
+    const problems: string[] = [];
+    for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('micro-report-') || n.startsWith('thread-completion-'))) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      const fm = matter(text, { delimiters: '---' } as never);
+      if (!INJECTIONS.includes(fm.data.thread) && !/^Plain thread/.test(fm.data.thread)) problems.push(`${f}: frontmatter thread ${JSON.stringify(fm.data.thread)}`);
+      if ('injected' in fm.data) problems.push(`${f}: frontmatter gained a key`);
+      const want = f.startsWith('micro-report-') ? MICRO_REPORT_SECTIONS : COMPLETION_SECTIONS;
+      const hs = headings(fm.content).slice(1); // the first is the title
+      if (JSON.stringify(hs) !== JSON.stringify(want)) problems.push(`${f}: headings ${JSON.stringify(hs)}`);
+    }
+    return problems;
+  }
+
+  beforeAll(async () => {
+    h = await connect({ root: sandbox().root });
+  });
+  afterAll(async () => h?.close());
+
+  it('thread names, the question and one-line fields (next_focus, notes, key findings) add no heading, in any line ending', async () => {
+    const dir = await runWith({
+      names: INJECTIONS.slice(0, 6),
+      question: 'Question with\n## Methods\ninside and \r## Sources too?',
+      summary: 'A plain summary.',
+      focus: INJECTIONS[1] as string,
+    });
+    const problems = headingProblems(dir);
+    const brief = fs.readFileSync(path.join(dir, 'brief.md'), 'utf8');
+    const top = headings(brief).filter((x) => (BRIEF_SECTIONS as readonly string[]).includes(x) || ['Methods', 'Sources', 'Round Summary', 'Facts Extracted'].includes(x));
+    if (JSON.stringify(top) !== JSON.stringify(BRIEF_SECTIONS)) problems.push(`brief.md: headings ${JSON.stringify(headings(brief))}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('a round summary cannot add or repeat a SPEC section heading in the micro-report', async () => {
+    const dir = await runWith({
+      names: ['Plain thread'],
+      question: 'A question with a plain brief for the summary check?',
+      summary: 'Summary.\n\n## Facts Extracted\n\nforged\n\n# Next Round Guidance\n\nSetext heading\n---\n',
+      focus: 'plain focus',
+    });
+    expect(headingProblems(dir)).toEqual([]);
   });
 });
