@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { REPO, requireBinaries, tempDir, type ClaudeResult } from './harness/claude.js';
+import { REPO, requireBinaries, tempDir, type ClaudeResult, removeTempDirs } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { SERVER_TOOLS } from '../../demo/policy/types.js';
 import { completions, expectCleanStream, field, gitProject, launch, policyApi, QUESTION, report, resultsOf, runFolder, verifyIndependently } from './harness/scenario.js';
@@ -39,6 +39,7 @@ beforeAll(async () => {
   report('background subagents', result, api);
 });
 afterAll(async () => {
+  removeTempDirs();
   await api?.close();
   await web?.close();
 });

@@ -5,9 +5,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PORT, runDemo } from '../../demo/demo.js';
-import { REPO, SERVER_JS, tempDir } from './harness/claude.js';
+import { REPO, SERVER_JS, tempDir, removeTempDirs } from './harness/claude.js';
 
 const EXAMPLE = 'is-the-four-day-work-week-net-positive-f-401556';
 
@@ -23,6 +23,8 @@ function tree(dir: string): Map<string, string> {
   walk(dir);
   return out;
 }
+
+afterAll(() => removeTempDirs());
 
 describe('the demo', () => {
   it('reproduces the committed example run byte for byte', async () => {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { CLAUDE, REPO, requireBinaries, tempDir } from './harness/claude.js';
+import { CLAUDE, REPO, requireBinaries, tempDir, removeTempDirs } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { policyApi } from './harness/scenario.js';
 
@@ -92,6 +92,7 @@ beforeAll(async () => {
   process.stdout.write(`[e2e] claude plugin eval: good copy ${(g.ms / 1000).toFixed(1)} s (${good.cases.map((c) => `${c.name} ${c.arms.with[0]?.turns} turns`).join(', ')}); broken copy ${(b.ms / 1000).toFixed(1)} s\n`);
 }, 1_200_000);
 afterAll(async () => {
+  removeTempDirs();
   await goodApi?.close();
   await brokenApi?.close();
   await web?.close();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tamper } from './harness/policy-api.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { REPO, requireBinaries, tempDir, type ClaudeResult } from './harness/claude.js';
+import { REPO, requireBinaries, tempDir, type ClaudeResult, removeTempDirs } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { completions, expectCleanStream, filesIn, gitProject, launch, policyApi, QUESTION, report, runFolder } from './harness/scenario.js';
 
@@ -54,6 +54,7 @@ beforeAll(async () => {
   tampered = await run('negative control, one reply altered', stopAfterRound1);
 });
 afterAll(async () => {
+  removeTempDirs();
   await baseline?.api.close();
   await tampered?.api.close();
   await web?.close();

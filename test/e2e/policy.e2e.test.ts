@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeRatio } from '../../demo/policy/query.js';
 import { parseReply } from '../../demo/policy/reply.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { requireBinaries } from './harness/claude.js';
+import { requireBinaries, removeTempDirs } from './harness/claude.js';
 import { runInProcess, serverCalls, type InProcessRun } from './harness/in-process.js';
 
 const TRIALS = 'Trials and output';
@@ -22,7 +22,10 @@ beforeAll(async () => {
   web = await startFixtureWeb();
   baseline = await runInProcess({ web });
 });
-afterAll(async () => web?.close());
+afterAll(async () => {
+  removeTempDirs();
+  await web?.close();
+});
 
 const field = (text: string, key: string) => parseReply(text).str(key);
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReply } from '../../demo/policy/reply.js';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult } from './harness/claude.js';
+import { REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult, removeTempDirs } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { expectCleanStream, field, gitProject, launch, policyApi, QUESTION, report, resultsOf, runFolder, verifyIndependently } from './harness/scenario.js';
 
@@ -24,6 +24,7 @@ beforeAll(async () => {
   report('refusal (fabricated citation)', result, api);
 });
 afterAll(async () => {
+  removeTempDirs();
   await api?.close();
   await web?.close();
 });

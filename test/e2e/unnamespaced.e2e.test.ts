@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../../demo/web/server.js';
-import { CLI_JS, REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult } from './harness/claude.js';
+import { CLI_JS, REPO, requireBinaries, streamFacts, tempDir, type ClaudeResult, removeTempDirs } from './harness/claude.js';
 import type { PolicyApi } from './harness/policy-api.js';
 import { completions, expectCleanStream, field, gitProject, launch, policyApi, QUESTION, report, resultsOf, runFolder, verifyIndependently } from './harness/scenario.js';
 
@@ -28,6 +28,7 @@ beforeAll(async () => {
   report('un-namespaced /deep-research (installed)', result, api);
 });
 afterAll(async () => {
+  removeTempDirs();
   await api?.close();
   await web?.close();
 });

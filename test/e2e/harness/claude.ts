@@ -25,8 +25,19 @@ export function requireBinaries(): void {
   if (!version.startsWith(PINNED)) throw new Error(`${CLAUDE} is ${version}; the end-to-end tests are written against the pinned ${PINNED}`);
 }
 
+const created: string[] = [];
+
+/** Removes the temporary folders this test file made (kept with DEEP_RESEARCH_E2E_KEEP=1, for debugging). */
+export function removeTempDirs(): void {
+  if (process.env.DEEP_RESEARCH_E2E_KEEP === '1') return;
+  for (const d of created.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
+/** A temporary folder; removeTempDirs() (each test file's afterAll) deletes it. */
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  created.push(d);
+  return d;
 }
 
 export interface StreamEvent {
