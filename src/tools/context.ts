@@ -10,6 +10,8 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Grounding of facts against stored text (SPEC 4.1); on unless DEEP_RESEARCH_GROUNDING=off. */
   grounding: boolean;
+  /** Fetch limits; tests shorten the retry backoff. */
+  fetch: { timeoutMs?: number; baseDelayMs?: number };
 }
 
 export interface ContextOptions {
@@ -17,6 +19,7 @@ export interface ContextOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   now?: () => string;
+  fetch?: { timeoutMs?: number; baseDelayMs?: number };
 }
 
 export function createContext(o: ContextOptions = {}): ToolContext {
@@ -30,5 +33,6 @@ export function createContext(o: ContextOptions = {}): ToolContext {
     now: o.now ?? (fixed ? () => fixed : () => new Date().toISOString()),
     env,
     grounding: env.DEEP_RESEARCH_GROUNDING !== 'off',
+    fetch: o.fetch ?? {},
   };
 }

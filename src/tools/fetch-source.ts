@@ -65,6 +65,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     await extra.progress('fetching', 0, 2);
     const { readPage } = await import('../fetch/pipeline.js');
     const page = await readPage(args.url, {
+      ...ctx.fetch,
       allowHosts,
       signal: extra.signal,
       onProgress: (message: string) => void extra.progress(message, 1, 2),

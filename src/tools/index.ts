@@ -45,9 +45,11 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         },
       };
       let outcome = 'ok';
+      let round: unknown;
       try {
         const result = await tool.handler(args as never, ctx, toolExtra);
         if (result.isError) outcome = 'refused';
+        round = result.structuredContent?.round;
         return result;
       } catch (err) {
         outcome = 'refused';
@@ -57,7 +59,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
           tool: tool.name,
           run: typeof args.run_id === 'string' ? args.run_id : undefined,
           thread: typeof args.thread === 'string' ? args.thread : undefined,
-          round: undefined,
+          round: typeof round === 'number' ? round : undefined,
           ms: Math.round((performance.now() - started) * 10) / 10,
           outcome,
         });
