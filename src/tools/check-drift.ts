@@ -13,7 +13,7 @@ const inputSchema = {
   run_id: runId,
   thread: threadName,
   source_id: z.string().max(20).optional().describe('S<n> from fetch_source.'),
-  url: z.string().max(2048).optional().describe('With text, for an unstored result.'),
+  url: z.string().max(2048).optional().describe('With text, if not stored.'),
   text: z.string().max(200_000).optional(),
   published: z.number().int().min(1000).max(2200).optional().describe('Publication year.'),
 };

@@ -20,7 +20,7 @@ const inputSchema = {
     )
     .max(30)
     .optional()
-    .describe('Omit on a repeat call to keep earlier gaps.'),
+    .describe('Omit to keep earlier gaps.'),
 };
 
 const outputSchema = {

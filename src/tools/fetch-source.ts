@@ -13,9 +13,9 @@ const DEFAULT_CHARS = 8_000;
 const inputSchema = {
   run_id: runId,
   url: z.string().min(1).max(2048),
-  focus: z.string().max(500).optional().describe('Return the passages most relevant to this.'),
-  start_index: z.number().int().min(0).optional().describe('Page from this character offset instead.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000 characters.'),
+  focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
+  start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000.'),
 };
 
 const outputSchema = {

@@ -18,7 +18,7 @@ export const threadDefinition = {
   subjects: z
     .array(z.string().min(1).max(200))
     .max(20)
-    .describe('Entities that each need a dedicated round.'),
+    .describe('Entities each needing its own round.'),
   source_strategy: z
     .array(phase)
     .max(4)

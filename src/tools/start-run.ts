@@ -39,8 +39,8 @@ const inputSchema = {
         .optional(),
     })
     ,
-  dry_run: z.boolean().optional().describe('Validate and estimate cost; write nothing.'),
-  new: z.boolean().optional().describe('Start a fresh run of the same question.'),
+  dry_run: z.boolean().optional().describe('Estimate cost; write nothing.'),
+  new: z.boolean().optional().describe('Fresh run of the same question.'),
 };
 
 const outputSchema = {

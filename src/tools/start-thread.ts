@@ -16,7 +16,7 @@ const inputSchema = {
   definition: z
     .object(threadDefinition)
     .optional()
-    .describe('Only for a thread not in the brief (a critic thread).'),
+    .describe('For a critic thread not in the brief.'),
 };
 
 export const startThread: ToolDefinition<typeof inputSchema> = {

@@ -12,7 +12,7 @@ export const threadStatus: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Where a thread stands',
     description:
-      "Read-only. Returns a thread's rounds, phase, convergence, sub-question and subject status and `next` directives. Use it to resume after a context loss; start_thread begins one.",
+      "Returns a thread's rounds, phase, convergence, sub-question and subject status and `next` directives, writing nothing. Use it to resume after a context loss; start_thread begins one.",
     inputSchema,
     outputSchema: threadStatusOutput,
     annotations: annotationsFor('read'),

@@ -11,7 +11,7 @@ import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   run_id: runId,
-  path: z.string().max(500).optional().describe('Inside the run folder; default report.md.'),
+  path: z.string().max(500).optional().describe('In the run folder; default report.md.'),
 };
 
 const outputSchema = {
