@@ -13,6 +13,12 @@ const cache = new Map<TemplateName, string>();
 /** templates/ sits at the repo root; the bundle (dist/) and the sources (src/reports/) reach it differently. */
 function findTemplatesDir(): string {
   if (templatesDir) return templatesDir;
+  // A user may keep their own templates; the writers fill whatever they find there.
+  const override = process.env.DEEP_RESEARCH_TEMPLATES;
+  if (override) {
+    templatesDir = path.resolve(override);
+    return templatesDir;
+  }
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     const candidate = path.join(dir, 'templates');
