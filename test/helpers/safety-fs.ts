@@ -101,50 +101,75 @@ export interface ArtifactProblem {
   problem: string;
 }
 
+/** Every regular file under dir with a cheap change signature (inode, size, mtime), never following links. */
+function statFiles(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) {
+        const st = fs.lstatSync(p, { bigint: true });
+        out.set(path.relative(dir, p).split(path.sep).join('/'), `${st.ino}:${st.size}:${st.mtimeNs}`);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
 /**
  * Every file under root is whole: JSON parses, markdown with frontmatter parses with gray-matter, a
  * stored source's sha256 matches its body. Temp files and the lock folder are ignored (never data).
+ * With `seen` (a cache kept across calls), files unchanged since they last passed are not re-read.
  */
-export function checkArtifacts(root: string): { problems: ArtifactProblem[]; files: number; temps: string[] } {
+export function checkArtifacts(root: string, seen?: Map<string, string>): { problems: ArtifactProblem[]; files: number; temps: string[] } {
   const problems: ArtifactProblem[] = [];
   const temps: string[] = [];
   let files = 0;
-  for (const rel of listFiles(root)) {
+  for (const [rel, sig] of statFiles(root)) {
     if (rel.split('/').includes('.lock')) continue;
     if (TEMP_FILE.test(rel)) {
       temps.push(rel);
       continue;
     }
     files++;
-    const text = fs.readFileSync(path.join(root, rel), 'utf8');
-    if (rel.endsWith('.json')) {
-      try {
-        const v = JSON.parse(text);
-        if (v === null || typeof v !== 'object') problems.push({ file: rel, problem: 'JSON is not an object' });
-      } catch (err) {
-        problems.push({ file: rel, problem: `JSON does not parse: ${(err as Error).message} (${text.length} bytes)` });
-      }
-    } else if (rel.endsWith('.md')) {
-      if (!text.endsWith('\n')) problems.push({ file: rel, problem: 'markdown does not end with a newline (torn?)' });
-      if (text.startsWith('---\n')) {
-        try {
-          // gray-matter caches by content; pass options to bypass the cache.
-          const fm = matter(text, { delimiters: '---' } as never);
-          if (Object.keys(fm.data).length === 0) problems.push({ file: rel, problem: 'empty frontmatter' });
-          if (/^[^/]+\/sources\/S\d+\.md$/.test(rel)) {
-            const body = text.slice(text.indexOf('\n---\n', 3) + 5);
-            const want = createHash('sha256').update(body).digest('hex');
-            if (fm.data.sha256 !== want) problems.push({ file: rel, problem: 'sha256 does not match the stored body' });
-          }
-        } catch (err) {
-          problems.push({ file: rel, problem: `frontmatter does not parse: ${(err as Error).message}` });
-        }
-      } else if (/micro-report|thread-completion|sources\//.test(rel)) {
-        problems.push({ file: rel, problem: 'frontmatter missing' });
-      }
-    } else {
-      problems.push({ file: rel, problem: 'unexpected file kind' });
-    }
+    if (seen?.get(rel) === sig) continue;
+    const before = problems.length;
+    checkOne(root, rel, problems);
+    if (seen && problems.length === before) seen.set(rel, sig);
   }
   return { problems, files, temps };
+}
+
+function checkOne(root: string, rel: string, problems: ArtifactProblem[]): void {
+  const text = fs.readFileSync(path.join(root, rel), 'utf8');
+  if (rel.endsWith('.json')) {
+    try {
+      const v = JSON.parse(text);
+      if (v === null || typeof v !== 'object') problems.push({ file: rel, problem: 'JSON is not an object' });
+    } catch (err) {
+      problems.push({ file: rel, problem: `JSON does not parse: ${(err as Error).message} (${text.length} bytes)` });
+    }
+  } else if (rel.endsWith('.md')) {
+    if (!text.endsWith('\n')) problems.push({ file: rel, problem: 'markdown does not end with a newline (torn?)' });
+    if (text.startsWith('---\n')) {
+      try {
+        // gray-matter caches by content; passing options bypasses the cache.
+        const fm = matter(text, { delimiters: '---' } as never);
+        if (Object.keys(fm.data).length === 0) problems.push({ file: rel, problem: 'empty frontmatter' });
+        if (/^[^/]+\/sources\/S\d+\.md$/.test(rel)) {
+          const body = text.slice(text.indexOf('\n---\n', 3) + 5);
+          const want = createHash('sha256').update(body).digest('hex');
+          if (fm.data.sha256 !== want) problems.push({ file: rel, problem: 'sha256 does not match the stored body' });
+        }
+      } catch (err) {
+        problems.push({ file: rel, problem: `frontmatter does not parse: ${(err as Error).message}` });
+      }
+    } else if (/micro-report|thread-completion|sources\//.test(rel)) {
+      problems.push({ file: rel, problem: 'frontmatter missing' });
+    }
+  } else {
+    problems.push({ file: rel, problem: 'unexpected file kind' });
+  }
 }

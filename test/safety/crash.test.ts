@@ -117,6 +117,7 @@ describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
     const spawnFor = (p: (typeof plan)[number]) => spawnChild({ mode: 'crash', root: p.sb.root, seed: p.childSeed, question });
     // The next child loads (≈ 0.3 s of start-up) while the current one works; it touches nothing
     // on disk until it is told to go.
+    const seen = new Map<Sandbox, Map<string, string>>();
     let next = spawnFor(plan[0]!);
     for (const p of plan) {
       const child = await next;
@@ -132,13 +133,16 @@ describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
       expect(fatal, `${where}: the child failed before the kill: ${fatal?.fatal}`).toBeUndefined();
       expect(exit.signal, `${where}: child exited on its own: ${child.stderr().slice(-1000)}`).toBe('SIGKILL');
       for (const l of child.lines.filter((x) => x.op && x.ok === false)) failures.push(`${where}: ${l.op} refused: ${l.msg}`);
-      const { problems, files, temps } = checkArtifacts(p.sb.root);
+      // Files unchanged since they last passed are skipped: a kill cannot touch a file it never wrote.
+      const { problems, files, temps } = checkArtifacts(p.sb.root, seen.get(p.sb) ?? seen.set(p.sb, new Map()).get(p.sb));
       const inv = checkRunInvariants(p.sb.root);
       log.push({ trial: p.trial, root: p.trial % sandboxes.length, delay: p.delay, ops: child.lines.filter((l) => l.op).length, temps: temps.length, files });
       expect(problems, where).toEqual([]);
       expect(inv, where).toEqual([]);
       removeStaleLocks(p.sb.root);
     }
+    // And a full re-read at the end, cache off.
+    for (const sb of sandboxes) expect(checkArtifacts(sb.root).problems).toEqual([]);
     // The kills landed while work was going on, not before it began.
     expect(log.filter((l) => l.ops > 1).length).toBeGreaterThan(TRIALS / 2);
   }, 240_000);
@@ -170,6 +174,36 @@ describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
       } finally {
         await h.close();
       }
+    }
+  });
+
+  it('negative control: the checks do catch a torn file, a wrong hash and a reused id', async () => {
+    const sb = sandbox('dr-crash-control-', { memory: true });
+    try {
+      const { seedSource, PAGE } = await import('../helpers/fixtures.js');
+      const h = await connect({ root: sb.root });
+      const brief = { threads: [{ name: 'T', sub_questions: [{ id: 'SQ-1', question: 'q?' }], subjects: [] }] };
+      const runId = (await h.ok('start_run', { question, brief })).run_id as string;
+      await seedSource(sb.root, runId, 'https://example.org/control', PAGE(1));
+      await h.ok('start_thread', { run_id: runId, thread: 'T' });
+      await h.ok('record_round', { run_id: runId, thread: 'T', query: 'q', urls_visited: [], facts: [], summary: 's' });
+      await h.close();
+      const runDir = path.join(sb.root, runId);
+      expect(checkArtifacts(sb.root).problems).toEqual([]);
+      expect(checkRunInvariants(sb.root)).toEqual([]);
+      const runJson = path.join(runDir, 'state', 'run.json');
+      fs.writeFileSync(runJson, fs.readFileSync(runJson, 'utf8').slice(0, 100));
+      const src = path.join(runDir, 'sources', 'S1.md');
+      fs.writeFileSync(src, fs.readFileSync(src, 'utf8').replace('Output', 'Outpu'));
+      const report = fs.readdirSync(runDir).find((f) => f.startsWith('micro-report-')) as string;
+      fs.writeFileSync(path.join(runDir, report), fs.readFileSync(path.join(runDir, report), 'utf8').slice(0, 40));
+      const problems = checkArtifacts(sb.root).problems.map((p) => p.file).sort();
+      expect(problems).toEqual([`${runId}/${report}`, `${runId}/sources/S1.md`, `${runId}/state/run.json`].sort());
+      fs.writeFileSync(runJson, JSON.stringify({ threads: [] }));
+      fs.writeFileSync(path.join(runDir, 'state', 'source-counter.json'), '{"next":1}');
+      expect(checkRunInvariants(sb.root).join('\n')).toMatch(/handed out twice/);
+    } finally {
+      fs.rmSync(sb.dir, { recursive: true, force: true });
     }
   });
 
