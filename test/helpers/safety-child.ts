@@ -74,6 +74,8 @@ function waitForGo(): Promise<void> {
       buf += String(d);
       if (buf.includes('go')) resolve();
     });
+    // The parent went away without a "go": leave quietly.
+    process.stdin.on('end', () => process.exit(0));
   });
 }
 

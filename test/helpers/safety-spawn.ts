@@ -8,10 +8,19 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 
 let bundled: Promise<string> | undefined;
+let bundleDir: string | undefined;
+
+/** Removes the bundle (~7 MB); call from afterAll once no child is running. */
+export function removeChildBundle(): void {
+  if (bundleDir) fs.rmSync(bundleDir, { recursive: true, force: true });
+  bundleDir = undefined;
+  bundled = undefined;
+}
 
 export function childBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-safety-child-'));
+    bundleDir = dir;
     // Split so the fetch stack (behind a dynamic import) loads only if a child fetches.
     await build({
       entryPoints: [path.resolve('test/helpers/safety-child.ts')],

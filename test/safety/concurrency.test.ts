@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { seedSource } from '../helpers/fixtures.js';
 import { checkArtifacts, sandbox } from '../helpers/safety-fs.js';
-import { childBundle, spawnChild, type Child } from '../helpers/safety-spawn.js';
+import { childBundle, removeChildBundle, spawnChild, type Child } from '../helpers/safety-spawn.js';
 import { slug } from '../../src/engine/slug.js';
 import { microReportName } from '../../src/reports/micro-report.js';
 import { canonicalKey } from '../../src/engine/canonical-url.js';
@@ -230,7 +230,10 @@ describe('two server processes on one run', () => {
       .then((r) => ({ round: r.round as number, waited: Date.now() - started }));
     staleLock.catch(() => undefined);
   }, 60_000);
-  afterAll(async () => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    removeChildBundle();
+  });
 
   it('store.addSource from two processes never hands out one id twice; a URL added by both gets one id', async () => {
     const runId = await newRun(h, 'Two processes adding sources?', ['Only']);

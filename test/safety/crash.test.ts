@@ -9,7 +9,7 @@ import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../helpers/mcp.js';
 import { checkArtifacts, listFiles, sandbox, TEMP_FILE, type Sandbox } from '../helpers/safety-fs.js';
-import { childBundle, spawnChild } from '../helpers/safety-spawn.js';
+import { childBundle, removeChildBundle, spawnChild, type Child } from '../helpers/safety-spawn.js';
 import { microReportName } from '../../src/reports/micro-report.js';
 
 const SEED = Number(process.env.SAFETY_SEED ?? 20260101);
@@ -101,6 +101,7 @@ describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
         `${ops} operations completed in between, ${log.filter((l) => l.ops > 1).length} kills landed mid-loop`,
     );
     for (const sb of sandboxes) if (sb.dir.startsWith('/dev/shm/')) fs.rmSync(sb.dir, { recursive: true, force: true });
+    removeChildBundle();
   });
 
   it('leaves every file whole after each kill', async () => {
@@ -118,28 +119,42 @@ describe(`SIGKILL at random instants (seed ${SEED}, ${TRIALS} trials)`, () => {
     // The next child loads (≈ 0.3 s of start-up) while the current one works; it touches nothing
     // on disk until it is told to go.
     const seen = new Map<Sandbox, Map<string, string>>();
-    let next = spawnFor(plan[0]!);
-    for (const p of plan) {
-      const child = await next;
-      await child.waitFor((l) => l.ready === true, 30_000);
-      if (p.trial + 1 < plan.length) next = spawnFor(plan[p.trial + 1]!);
-      const where = `trial ${p.trial} (seed ${SEED}, child seed ${p.childSeed}, ${p.sb.dir.startsWith('/dev/shm/') ? 'tmpfs' : 'disk'}, killed ${p.delay} ms after ${p.from})`;
-      child.proc.stdin.write('go\n');
-      if (p.from === 'first-op') await child.waitFor((l) => l.op !== undefined || l.fatal !== undefined, 30_000);
-      await new Promise((r) => setTimeout(r, p.delay));
-      child.proc.kill('SIGKILL');
-      const exit = await child.exited;
-      const fatal = child.lines.find((l) => l.fatal);
-      expect(fatal, `${where}: the child failed before the kill: ${fatal?.fatal}`).toBeUndefined();
-      expect(exit.signal, `${where}: child exited on its own: ${child.stderr().slice(-1000)}`).toBe('SIGKILL');
-      for (const l of child.lines.filter((x) => x.op && x.ok === false)) failures.push(`${where}: ${l.op} refused: ${l.msg}`);
-      // Files unchanged since they last passed are skipped: a kill cannot touch a file it never wrote.
-      const { problems, files, temps } = checkArtifacts(p.sb.root, seen.get(p.sb) ?? seen.set(p.sb, new Map()).get(p.sb));
-      const inv = checkRunInvariants(p.sb.root);
-      log.push({ trial: p.trial, root: p.trial % sandboxes.length, delay: p.delay, ops: child.lines.filter((l) => l.op).length, temps: temps.length, files });
-      expect(problems, where).toEqual([]);
-      expect(inv, where).toEqual([]);
-      removeStaleLocks(p.sb.root);
+    const live = new Set<Promise<Child>>();
+    const spawnTracked = (p: (typeof plan)[number]) => {
+      const c = spawnFor(p);
+      live.add(c);
+      return c;
+    };
+    try {
+      let next = spawnTracked(plan[0]!);
+      for (const p of plan) {
+        const current = next;
+        const child = await current;
+        await child.waitFor((l) => l.ready === true, 30_000);
+        if (p.trial + 1 < plan.length) next = spawnTracked(plan[p.trial + 1]!);
+        const where = `trial ${p.trial} (seed ${SEED}, child seed ${p.childSeed}, ${p.sb.dir.startsWith('/dev/shm/') ? 'tmpfs' : 'disk'}, killed ${p.delay} ms after ${p.from})`;
+        child.proc.stdin.write('go\n');
+        if (p.from === 'first-op') await child.waitFor((l) => l.op !== undefined || l.fatal !== undefined, 30_000);
+        await new Promise((r) => setTimeout(r, p.delay));
+        child.proc.kill('SIGKILL');
+        const exit = await child.exited;
+        live.delete(current);
+        const fatal = child.lines.find((l) => l.fatal);
+        expect(fatal, `${where}: the child failed before the kill: ${fatal?.fatal}`).toBeUndefined();
+        expect(exit.signal, `${where}: child exited on its own: ${child.stderr().slice(-1000)}`).toBe('SIGKILL');
+        for (const l of child.lines.filter((x) => x.op && x.ok === false)) failures.push(`${where}: ${l.op} refused: ${l.msg}`);
+        // Files unchanged since they last passed are skipped: a kill cannot touch a file it never wrote.
+        if (!seen.has(p.sb)) seen.set(p.sb, new Map());
+        const { problems, files, temps } = checkArtifacts(p.sb.root, seen.get(p.sb));
+        const inv = checkRunInvariants(p.sb.root);
+        log.push({ trial: p.trial, root: p.trial % sandboxes.length, delay: p.delay, ops: child.lines.filter((l) => l.op).length, temps: temps.length, files });
+        expect(problems, where).toEqual([]);
+        expect(inv, where).toEqual([]);
+        removeStaleLocks(p.sb.root);
+      }
+    } finally {
+      // A failed trial must not leave children behind.
+      for (const c of live) void c.then((x) => x.proc.kill('SIGKILL'));
     }
     // And a full re-read at the end, cache off.
     for (const sb of sandboxes) expect(checkArtifacts(sb.root).problems).toEqual([]);
