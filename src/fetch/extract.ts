@@ -14,6 +14,7 @@ import { parseHTML } from 'linkedom';
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
+import { stripClosingHashes } from './passages.js';
 
 export interface Extracted {
   title: string;
@@ -25,8 +26,12 @@ export interface Extracted {
 
 /** Deeper trees skip Readability and turndown; real pages in both benchmark corpora stay under 60. */
 export const MAX_DOM_DEPTH = 200;
-/** Larger trees skip Readability and turndown; the largest benchmark page has ~10,000 elements. */
-export const MAX_DOM_ELEMENTS = 100_000;
+/**
+ * Trees with more nodes (elements, text, comments) skip Readability and turndown. The largest benchmark
+ * page has ~25,000; a hostile page of stray '<' or entities gets one text node per character, and
+ * Readability re-parses the body on each retry, at ~45 µs a node.
+ */
+export const MAX_DOM_NODES = 80_000;
 
 // The DOM lib is not in this project's tsconfig (the server never runs in a browser); these are the few
 // members of linkedom's DOM that this file touches.
@@ -62,7 +67,7 @@ const ELEMENT_NODE = 1;
 /** Guards against hostile trees; raising them is for tests that need to reach the recursion itself. */
 export interface ExtractLimits {
   maxDepth?: number;
-  maxElements?: number;
+  maxNodes?: number;
 }
 
 export function extractReadable(body: string, contentType: string, url: string, limits: ExtractLimits = {}): Extracted {
@@ -72,15 +77,16 @@ export function extractReadable(body: string, contentType: string, url: string, 
     return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
   }
   try {
-    return extractHtml(body, url, limits.maxDepth ?? MAX_DOM_DEPTH, limits.maxElements ?? MAX_DOM_ELEMENTS);
+    return extractHtml(body, url, limits.maxDepth ?? MAX_DOM_DEPTH, limits.maxNodes ?? MAX_DOM_NODES);
   } catch {
-    // Last resort for anything the DOM stack chokes on: tags stripped by a linear regex.
-    const markdown = tidy(body.replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/[ \t]+/g, ' '));
+    // Last resort for anything the DOM stack chokes on: tags stripped. `[^<>]` keeps the scan linear even
+    // on a body of unclosed '<'.
+    const markdown = tidy(body.replace(/<[^<>]*>/g, ' ').replace(/[ \t]+/g, ' '));
     return { title: url, markdown, usedFallback: true, method: 'text' };
   }
 }
 
-function extractHtml(html: string, url: string, maxDepth: number, maxElements: number): Extracted {
+function extractHtml(html: string, url: string, maxDepth: number, maxNodes: number): Extracted {
   const doc = parseDocument(html);
   // A full-document selector scan costs about as much as turndown on the article; skip it when the
   // source cannot contain a <base>.
@@ -91,19 +97,20 @@ function extractHtml(html: string, url: string, maxDepth: number, maxElements: n
     clean(doc.querySelector('title')?.textContent) || clean(doc.querySelector('h1, h2, h3, h4, h5, h6')?.textContent) || url;
   const root = doc.body ?? doc.documentElement;
   if (!root) return { title: fallbackTitle, markdown: '', usedFallback: true, method: 'text' };
-
+  // Counted before anything merges text nodes: Readability re-serialises and re-parses the body, which
+  // splits them again.
   let shape = measure(root);
   if (shape.depth > maxDepth) {
     flattenWrappers(root);
     shape = measure(root);
   }
-  if (shape.depth > maxDepth || shape.elements > maxElements) {
+  if (shape.depth > maxDepth || shape.nodes > maxNodes) {
     return { title: fallbackTitle, markdown: plainText(root), usedFallback: true, method: 'text' };
   }
 
   let article: { title?: string | null; content?: unknown } | null = null;
   try {
-    const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: maxElements });
+    const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: maxNodes });
     keepMathJax(reader);
     article = reader.parse();
   } catch {
@@ -186,18 +193,20 @@ function pageAddress(url: string): string {
   }
 }
 
-function measure(root: DomElement): { depth: number; elements: number } {
+/** Element depth and node count (all node types), by an explicit-stack walk. */
+function measure(root: DomElement): { depth: number; nodes: number } {
   let depth = 0;
-  let elements = 0;
-  const stack: Array<[DomElement, number]> = [[root, 1]];
+  let nodes = 0;
+  const stack: Array<[DomNode, number]> = [[root, 1]];
   while (stack.length > 0) {
-    const [el, d] = stack.pop() as [DomElement, number];
-    elements++;
+    const [node, d] = stack.pop() as [DomNode, number];
+    nodes++;
+    if (node.nodeType !== ELEMENT_NODE) continue;
     if (d > depth) depth = d;
-    const kids = el.children;
-    for (let i = 0; i < kids.length; i++) stack.push([kids[i] as DomElement, d + 1]);
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) stack.push([kids[i] as DomNode, d + 1]);
   }
-  return { depth, elements };
+  return { depth, nodes };
 }
 
 const WRAPPERS = new Set(['DIV', 'SPAN', 'SECTION', 'ARTICLE', 'MAIN', 'FONT', 'CENTER']);
@@ -395,19 +404,29 @@ function plainText(root: DomNode): string {
   return tidy(out.join('').split('\n').map((l) => l.trim()).join('\n'));
 }
 
-/** Normalises line endings and blank lines, drops trailing spaces (turndown's hard breaks) and empty links. */
+/**
+ * Normalises line endings and blank lines, drops trailing spaces (turndown's hard breaks) and empty links.
+ * Written without patterns that backtrack: page text can be megabytes of whatever a hostile page wants.
+ */
 function tidy(md: string): string {
   return md
     .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/(^|[^!])\[\]\([^)\s]*\)/g, '$1')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/(^|[^!])\[\]\([^)\s]{0,4096}\)/g, '$1')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
 function firstMarkdownHeading(md: string): string | undefined {
-  const m = /^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(md);
-  return m?.[1] ? clean(m[1]) : undefined;
+  for (const line of md.split('\n', 2000)) {
+    const m = /^ {0,3}#{1,6}[ \t]/.exec(line);
+    if (!m) continue;
+    const title = clean(stripClosingHashes(line.slice(m[0].length, m[0].length + 1000)));
+    if (title) return title;
+  }
+  return undefined;
 }
 
 function clean(s: string | null | undefined): string {

@@ -156,9 +156,9 @@ function headings(markdown: string): Heading[] {
       prev = undefined;
       continue;
     }
-    const atx = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
+    const atx = /^ {0,3}(#{1,6})(?=[ \t]|$)/.exec(line);
     if (atx) {
-      out.push({ level: atx[1]?.length ?? 1, title: headingText(atx[2] ?? ''), start, line });
+      out.push({ level: atx[1]?.length ?? 1, title: headingText(stripClosingHashes(line.slice(atx[0].length))), start, line });
       prev = undefined;
       continue;
     }
@@ -320,8 +320,20 @@ function trimToSentence(text: string, limit: number): string {
   return `${head.slice(0, space).trimEnd()} …`;
 }
 
-function headingText(s: string): string {
-  return s
+/** `Title ##` → `Title`, by hand: the obvious regex backtracks quadratically on long runs of spaces. */
+export function stripClosingHashes(text: string): string {
+  const t = text.trimEnd();
+  let i = t.length;
+  while (i > 0 && t[i - 1] === '#') i--;
+  if (i === t.length) return t;
+  if (i === 0 || t[i - 1] === ' ' || t[i - 1] === '\t') return t.slice(0, i).trimEnd();
+  return t;
+}
+
+/** Heading text without markdown syntax; long headings are cut first so no pattern sees a page's worth. */
+function headingText(raw: string): string {
+  return raw
+    .slice(0, 500)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')

@@ -69,14 +69,20 @@ export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk 
   };
 }
 
-/** Characters a reader would see: images and link targets dropped, markdown punctuation and runs of whitespace collapsed. */
+/**
+ * Characters a reader would see: images and link targets dropped, list, quote and heading markers,
+ * emphasis and table pipes removed, whitespace runs collapsed. Line by line with bounded patterns, since
+ * the text is whatever the page sent.
+ */
 export function readableLength(markdown: string): number {
-  const text = markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^[ \t]*(#{1,6}|[-*+]|\d+[.)]|>|\|?[ :|-]+\|?$)[ \t]*/gm, '')
-    .replace(/[*_`|\\]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return Array.from(text).length;
+  let total = 0;
+  for (const raw of markdown.split('\n')) {
+    let line = raw.length > 20_000 ? raw : raw.replace(/!\[[^\]\n]{0,1000}\]\([^)\n]{0,4096}\)/g, '').replace(/\[([^\]\n]{0,1000})\]\([^)\n]{0,4096}\)/g, '$1');
+    line = line.trim().replace(/^(#{1,6}|[-*+]|\d{1,9}[.)]|>)(?=\s|$)/, '');
+    if (/^[\s:|-]*$/.test(line)) continue; // blank lines, rules and table separators
+    line = line.replace(/[*_`|\\]/g, '').replace(/\s+/g, ' ').trim();
+    if (line === '') continue;
+    total += Array.from(line).length + (total > 0 ? 1 : 0);
+  }
+  return total;
 }

@@ -18,7 +18,8 @@ export const UNTRUSTED_TAG = 'untrusted-page-content';
 
 // Anything that could read as our opening or closing tag: `<`, optional `/`, the tag name, in any case,
 // with ASCII or full-width/small angle brackets.
-const FENCE_LIKE = new RegExp(`[<\\uFF1C\\uFE64](\\s*\\/?\\s*)(${UNTRUSTED_TAG})`, 'gi');
+// Whitespace runs are bounded so that a page of '<' and spaces cannot make the scan quadratic.
+const FENCE_LIKE = new RegExp(`[<\\uFF1C\\uFE64](\\s{0,64}\\/?\\s{0,64})(${UNTRUSTED_TAG})`, 'gi');
 
 /**
  * Wraps page text in `<untrusted-page-content source="…">…</untrusted-page-content>`, preceded by a line

@@ -14,6 +14,8 @@
  *   when the URL spells the host exactly as listed (already canonical, e.g. `127.0.0.1`) and the port matches.
  *   `http://127.1:PORT/` or `http://0x7f.1:PORT/` name the same socket but are still refused, so an allow-list
  *   for a test server never turns into "any spelling of loopback".
+ *   A listed host name is trusted with whatever its DNS returns; an address reached through an unlisted
+ *   name is checked as if nothing were listed.
  */
 import ipaddr from 'ipaddr.js';
 
@@ -52,7 +54,7 @@ export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 export function checkUrl(raw: string, allow: ReadonlySet<string>): UrlCheck {
   // The WHATWG parser drops tabs and newlines anywhere and trims C0 controls and spaces; do the same so
   // the literal authority we compare against the allow-list is the one the parser saw.
-  const input = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  const input = trimC0(raw.replace(/[\t\n\r]/g, ''));
   let url: URL;
   try {
     url = new URL(input);
@@ -131,7 +133,7 @@ export function effectivePort(url: URL): number {
 
 /** True when `url`'s host:port is on the allow-list exactly as spelled in `raw`. */
 export function isAllowListed(raw: string, url: URL, allow: ReadonlySet<string>): boolean {
-  const literal = literalAuthority(raw.replace(/[\t\n\r]/g, '').trim());
+  const literal = literalAuthority(trimC0(raw.replace(/[\t\n\r]/g, '')));
   if (literal === undefined || literal.includes('@')) return false;
   const host = url.hostname.toLowerCase();
   return hostLiteral(literal) === host && allow.has(`${host}:${effectivePort(url)}`);
@@ -144,6 +146,15 @@ export function isAllowListed(raw: string, url: URL, allow: ReadonlySet<string>)
 function literalAuthority(input: string): string | undefined {
   const m = /^[a-z][a-z0-9+.-]*:[/\\]*([^/\\?#]*)/i.exec(input);
   return m?.[1];
+}
+
+/** Trims C0 controls and spaces from both ends, as the URL parser does (a loop: `[…]+$` backtracks). */
+function trimC0(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && s.charCodeAt(start) <= 0x20) start++;
+  while (end > start && s.charCodeAt(end - 1) <= 0x20) end--;
+  return s.slice(start, end);
 }
 
 function hostLiteral(authority: string): string {

@@ -22,7 +22,7 @@ export function renderCritique(run: RunState, stop: boolean): string {
         material: g.material ? 'yes' : 'no',
         unanswerable: g.unanswerable ? 'yes' : 'no',
       })),
-      next_target: r.next_target?.replace(/`/g, "'"),
+      next_target: r.next_target === undefined ? undefined : inline(r.next_target).replace(/`/g, "'"),
     })),
     open_questions: run.critic.open_questions.map(inline),
   });

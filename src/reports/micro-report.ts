@@ -1,5 +1,5 @@
 import type { RoundRecord, ThreadState } from '../engine/thread-state.js';
-import { cell, inline, render } from './render.js';
+import { block, cell, inline, render } from './render.js';
 import { withFrontmatter } from './frontmatter.js';
 
 export function microReportName(slug: string, round: number): string {
@@ -15,8 +15,8 @@ export function renderMicroReport(state: ThreadState, round: number): string {
   const body = render('micro-report', {
     thread: inline(state.name),
     round: r.round,
-    query: r.query.replace(/`/g, "'"),
-    summary: r.summary.trim() || '—',
+    query: inline(r.query).replace(/`/g, "'"),
+    summary: block(r.summary),
     has_facts: facts.length > 0,
     facts: facts.map((f, i) => ({
       n: i + 1,
@@ -50,7 +50,7 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     phase_reason: r.converged ? `thread converged: ${r.convergence_reason ?? ''}` : r.phase_reason,
     focus: inline(r.next_focus),
     forced_subject: r.forced_subject_next,
-    reformulate_from: r.reformulate_from_next?.replace(/`/g, "'"),
+    reformulate_from: r.reformulate_from_next === undefined ? undefined : inline(r.reformulate_from_next).replace(/`/g, "'"),
     remaining_gaps: remaining.length > 0 ? remaining.join('; ') : 'none',
     has_warnings: r.warnings.length > 0,
     warnings: r.warnings.map(inline),

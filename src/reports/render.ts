@@ -46,14 +46,31 @@ export function render(name: TemplateName, view: object): string {
   return `${out.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
+// Every line break a reader or a renderer might honour, CommonMark's and Unicode's.
+const BREAKS = /\r\n|[\r\n\u2028\u2029\u0085\v\f]/g;
+
 /** A markdown table cell: one line, pipes escaped, never empty. */
 export function cell(value: string | number | boolean | undefined | null): string {
   if (value === undefined || value === null || value === '') return '—';
-  return String(value).replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|').trim() || '—';
+  return String(value).replace(BREAKS, ' ').replace(/\|/g, '\\|').trim() || '—';
 }
 
 /** Inline text (a list item or a line): one line, no table escaping. */
 export function inline(value: string | undefined): string {
   if (value === undefined || value.trim() === '') return '—';
-  return value.replace(/\s*\r?\n\s*/g, ' ').trim();
+  return value.replace(/\s*(?:\r\n|[\r\n\u2028\u2029\u0085\v\f])\s*/g, ' ').trim();
+}
+
+/**
+ * Free text of several lines (a round summary): kept as paragraphs, but a line that would start a
+ * heading, a setext underline or a frontmatter fence is escaped, so text can never add a section.
+ */
+export function block(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return '—';
+  return value
+    .replace(BREAKS, '\n')
+    .split('\n')
+    .map((line) => (/^ {0,3}(#|=+\s*$|-{2,}\s*$|\+{3})/.test(line) ? `\\${line.trimStart()}` : line))
+    .join('\n')
+    .trim();
 }

@@ -145,6 +145,12 @@ export class RunStore {
       .map((f) => f.id);
   }
 
+  /** Serialises choosing and creating run folders, so two fresh runs of one question never get one id. */
+  lockRoot<T>(fn: () => T | Promise<T>): Promise<T> {
+    ensureDir(this.root, this.root);
+    return withRunLock(this.root, fn);
+  }
+
   lock<T>(runId: string, fn: () => T | Promise<T>): Promise<T> {
     const dir = this.runDir(runId);
     ensureDir(this.root, dir);

@@ -80,48 +80,42 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       );
     }
     const baseId = runIdFor(args.question);
-    const existing = ctx.store.runsOf(baseId);
-    const latest = existing.at(-1);
-    let runId: string;
-    let resumed = false;
-    if (args.new === true) {
-      const maxN = existing.reduce((m, id) => Math.max(m, id === baseId ? 1 : Number(id.slice(baseId.length + 1))), 0);
-      runId = maxN === 0 ? baseId : `${baseId}-${maxN + 1}`;
-    } else if (latest !== undefined) {
-      runId = latest;
-      resumed = true;
-    } else {
-      runId = baseId;
-    }
-
-    const reply = (run: { threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }, dry: boolean) =>
+    const fetches = maxFetches(depth, brief.threads.length);
+    const names = brief.threads.map((t) => t.name);
+    const reply = (runId: string, resumed: boolean, dry: boolean, r: { threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }) =>
       ok({
         run_id: runId,
         artifact_dir: runId,
         report_path: reportPath(ctx, runId),
         resumed,
         dry_run: dry,
-        threads: run.threads,
-        budgets: run.budgets,
-        max_fetches: run.max_fetches,
-        depth: run.depth,
+        threads: r.threads,
+        budgets: r.budgets,
+        max_fetches: r.max_fetches,
+        depth: r.depth,
       });
-
-    if (resumed) {
+    const existingReply = (runId: string, dry: boolean) => {
       const run = ctx.store.loadRun(runId);
-      return reply({ threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth }, args.dry_run === true);
-    }
-    const fetches = maxFetches(depth, brief.threads.length);
-    const names = brief.threads.map((t) => t.name);
-    if (args.dry_run === true) return reply({ threads: names, budgets, max_fetches: fetches, depth }, true);
-
-    return ctx.store.lock(runId, () => {
-      if (ctx.store.exists(runId)) {
-        // Another session created it between our check and the lock: resume it instead.
-        const run = ctx.store.loadRun(runId);
-        resumed = true;
-        return reply({ threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth }, false);
+      return reply(runId, true, dry, { threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth });
+    };
+    const pick = (): { runId: string; resumed: boolean } => {
+      const existing = ctx.store.runsOf(baseId);
+      const latest = existing.at(-1);
+      if (args.new === true) {
+        const maxN = existing.reduce((m, id) => Math.max(m, id === baseId ? 1 : Number(id.slice(baseId.length + 1))), 0);
+        return { runId: maxN === 0 ? baseId : `${baseId}-${maxN + 1}`, resumed: false };
       }
+      return latest !== undefined ? { runId: latest, resumed: true } : { runId: baseId, resumed: false };
+    };
+
+    if (args.dry_run === true) {
+      const { runId, resumed } = pick();
+      return resumed ? existingReply(runId, true) : reply(runId, false, true, { threads: names, budgets, max_fetches: fetches, depth });
+    }
+    // Choosing the id and creating the folder happen under one lock of the artifacts root.
+    return ctx.store.lockRoot(() => {
+      const { runId, resumed } = pick();
+      if (resumed) return existingReply(runId, false);
       const run = ctx.store.newRunState({
         runId,
         question: args.question,
@@ -132,8 +126,10 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
         maxFetches: fetches,
         threads: brief.threads.map((t) => ({ name: t.name, slug: slug(t.name), critic: false })),
       });
-      ctx.store.commit(runId, { artifacts: [{ name: 'brief.md', content: renderBrief(run) }], run });
-      return reply({ threads: names, budgets, max_fetches: fetches, depth }, false);
+      return ctx.store.lock(runId, () => {
+        ctx.store.commit(runId, { artifacts: [{ name: 'brief.md', content: renderBrief(run) }], run });
+        return reply(runId, false, false, { threads: names, budgets, max_fetches: fetches, depth });
+      });
     });
   },
 };
