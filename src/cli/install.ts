@@ -13,6 +13,8 @@ export interface InstallEnv {
   cwd?: string;
   /** Claude Code's CLAUDE_CONFIG_DIR; taken from the process only when `home` is not given. */
   claudeConfigDir?: string;
+  /** CODEX_HOME, XDG_CONFIG_HOME and the like; taken from the process only when `home` is not given. */
+  vars?: Record<string, string | undefined>;
   /** The deep-research clone to install from; found from this module's location when absent. */
   packRoot?: string;
   out?: (line: string) => void;
@@ -20,11 +22,16 @@ export interface InstallEnv {
 }
 
 const USAGE = `usage:
-  deep-research install   --project <dir> | --user   [--target claude]
-  deep-research uninstall --project <dir> | --user   [--target claude]
+  deep-research install   --project <dir> | --user   [--target claude|gemini|codex|opencode]
+  deep-research uninstall --project <dir> | --user   [--target claude|gemini|codex|opencode]
 
-install puts the /deep-research commands into <dir>/.claude (or ~/.claude) and registers this clone's
-MCP server in <dir>/.mcp.json (or ~/.claude.json). uninstall removes exactly what install added.`;
+install puts the deep-research commands where the agent CLI reads them and registers this clone's MCP
+server in its config (default target: claude):
+  claude    <dir>/.claude and <dir>/.mcp.json, or ~/.claude and ~/.claude.json
+  gemini    <dir>/.gemini (commands, agents, skills, settings.json), or ~/.gemini
+  codex     <dir>/.codex (skills, config.toml; read once the project is trusted), or $CODEX_HOME (~/.codex)
+  opencode  <dir>/.opencode and <dir>/opencode.json, or ~/.config/opencode
+uninstall removes exactly what install added.`;
 
 /**
  * The clone's root: the nearest directory above this module that holds the plugin manifest. Bundled, this
@@ -101,9 +108,10 @@ export async function runInstall(argv: string[], env: InstallEnv = {}): Promise<
   }
   const home = env.home ?? os.homedir();
   const claudeConfigDir = env.claudeConfigDir ?? (env.home === undefined ? process.env.CLAUDE_CONFIG_DIR || undefined : undefined);
+  const vars = env.vars ?? (env.home === undefined ? { CODEX_HOME: process.env.CODEX_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME } : {});
   try {
     const packRoot = env.packRoot ?? findPackRoot();
-    return await target.run({ action: parsed.action, scope: parsed.scope, home, claudeConfigDir, packRoot, out, err });
+    return await target.run({ action: parsed.action, scope: parsed.scope, home, claudeConfigDir, vars, packRoot, out, err });
   } catch (e) {
     err(`deep-research: ${e instanceof Error ? e.message : String(e)}`);
     return 1;

@@ -1,10 +1,39 @@
-// Gemini CLI support is planned; until then the target refuses instead of guessing where its files go.
-import type { Target } from './types.js';
+// Gemini CLI: custom commands (.gemini/commands/*.toml), the investigator sub-agent (.gemini/agents/),
+// the method skill (.gemini/skills/), and the server in .gemini/settings.json under mcpServers. Gemini CLI
+// reads a project's .gemini/ only in a trusted folder. The entry is marked `trust: true`: the commands
+// call nothing but this server's tools, which Claude Code's command allow-lists grant in the same way.
+import path from 'node:path';
+import { SERVER_NAME, install, serverPath, uninstall } from './generated.js';
+import type { Layout } from './generated.js';
+import type { Target, TargetContext } from './types.js';
+
+export function geminiLayout(ctx: TargetContext): Layout {
+  const project = ctx.scope.kind === 'project';
+  const base = ctx.scope.kind === 'project' ? ctx.scope.dir : ctx.home;
+  const configDir = path.join(base, '.gemini');
+  return {
+    target: 'gemini',
+    base,
+    configDir,
+    config: {
+      format: 'json',
+      file: path.join(configDir, 'settings.json'),
+      container: 'mcpServers',
+      value: { command: 'node', args: [serverPath(ctx)], trust: true },
+      removeHint: `gemini mcp remove ${project ? '--scope project' : '--scope user'} ${SERVER_NAME}`,
+    },
+    next: [
+      project
+        ? `next: start gemini in ${base} (trust the folder when asked), check with /mcp, then type /deep-research "<question>"`
+        : 'next: start gemini in any project, check with /mcp, then type /deep-research "<question>"',
+    ],
+  };
+}
 
 export const geminiTarget: Target = {
   name: 'gemini',
   async run(ctx) {
-    ctx.err(`deep-research: the gemini target (Gemini CLI) is not supported yet. Only --target claude is available.`);
-    return 1;
+    const lay = geminiLayout(ctx);
+    return ctx.action === 'install' ? install(ctx, lay) : uninstall(ctx, lay);
   },
 };

@@ -9,6 +9,11 @@ export interface TargetContext {
   home: string;
   /** Claude Code's CLAUDE_CONFIG_DIR, when set: it moves ~/.claude and ~/.claude.json. */
   claudeConfigDir?: string | undefined;
+  /**
+   * Environment variables that move other CLIs' config folders (CODEX_HOME, XDG_CONFIG_HOME). Taken from
+   * the process only when no home directory was given, so tests see none of the developer's.
+   */
+  vars?: Readonly<Record<string, string | undefined>>;
   /** Root of the deep-research clone whose commands and server are installed. */
   packRoot: string;
   out: (line: string) => void;
