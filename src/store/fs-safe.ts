@@ -67,8 +67,7 @@ function preflight(root: string, file: string): void {
 
 /** Atomic write: temp file beside the target, fsync, rename. Never follows a symlink at the target. */
 export function writeFileAtomic(root: string, file: string, content: string): void {
-  preflight(root, file);
-  renameInto(file, content);
+  writeBatch(root, [{ file, content }]);
 }
 
 /**
@@ -78,6 +77,50 @@ export function writeFileAtomic(root: string, file: string, content: string): vo
 export function writeBatch(root: string, entries: readonly { file: string; content: string }[]): void {
   for (const e of entries) preflight(root, e.file);
   for (const e of entries) renameInto(e.file, e.content);
+  // The renames themselves survive a power loss only once their folders are synced.
+  for (const dir of new Set(entries.map((e) => path.dirname(e.file)))) syncDir(dir);
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on a directory; the file contents are already synced.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+const TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/** Removes temp files a killed writer left in dir (never a live process's own). */
+export function sweepTemps(dir: string): number {
+  let removed = 0;
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const m = TEMP.exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function renameInto(file: string, content: string): void {

@@ -8,7 +8,7 @@ import type { Brief, Depth, TierBudgets } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { CriticGap, CriticState } from '../engine/critic.js';
 import { emptyTally, type FetchTally } from '../engine/degraded.js';
-import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch } from './fs-safe.js';
+import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
 
@@ -63,6 +63,7 @@ export interface StoredSource extends SourceMeta {
 export class RunStore {
   readonly root: string;
   private readonly sourceCache = new Map<string, StoredSource>();
+  private readonly swept = new Set<string>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -84,8 +85,14 @@ export class RunStore {
   }
 
   loadRun(runId: string): RunState {
-    const run = readJson<RunState>(path.join(this.runDir(runId), 'state', 'run.json'), this.root);
+    const dir = this.runDir(runId);
+    const run = readJson<RunState>(path.join(dir, 'state', 'run.json'), this.root);
     if (!run) throw new InputError(`unknown run "${runId}": call start_run first and use the run_id it returns`);
+    if (!this.swept.has(runId)) {
+      // Once per process and run: temp files of writers killed mid-write would otherwise show up in git.
+      this.swept.add(runId);
+      for (const sub of ['', 'state', 'sources', path.join('state', 'source-keys')]) sweepTemps(path.join(dir, sub));
+    }
     return run;
   }
 
