@@ -72,6 +72,8 @@ interface Measured {
   warmHit: Summary;
   /** fetch_source itself answering a stored URL, in process; each URL asked once, so never cached. */
   tool: Summary;
+  /** A new process's first loadRun of the run (what its first tool call on the run pays). */
+  firstLoad: Summary;
 }
 
 async function measureAll(cases: Seeded[]): Promise<Measured[]> {
@@ -97,6 +99,10 @@ async function measureAll(cases: Seeded[]): Promise<Measured[]> {
     },
     (c) => warmStores.get(c)?.lookupSource(c.runId, warmKey.get(c) as string),
   );
+  // A new process's first look at the run: whatever the store does once per process and run.
+  const firstLoad = await sampleAlternating(cases, 200, 10, () => undefined, (c) => {
+    new RunStore(c.root).loadRun(c.runId);
+  });
   // The tool, each URL once: lookup, passages, outline and the untrusted block; nothing fetched.
   const next = new Map(cases.map((c) => [c, 0]));
   const tool = await sampleAlternating(cases, TOOL_SAMPLES, 10, () => undefined, async (c) => {
@@ -111,6 +117,7 @@ async function measureAll(cases: Seeded[]): Promise<Measured[]> {
     miss: summarize(miss[k] as number[]),
     warmHit: summarize(warm[k] as number[]),
     tool: summarize(tool[k] as number[]),
+    firstLoad: summarize(firstLoad[k] as number[]),
   }));
 }
 
@@ -141,20 +148,26 @@ export async function sourceLookup(): Promise<{ rows: Row[]; notes: string[] }> 
         reference: p(small.tool),
         goal: `${ratio(large.tool.p50 / small.tool.p50)} × (≈ 1 expected)`,
       },
+      {
+        figure: "a new process's first loadRun of a run (once per process), 10,000 sources (ref: 100)",
+        ours: p(large.firstLoad),
+        reference: p(small.firstLoad),
+        goal: `${ratio(large.firstLoad.p50 / small.firstLoad.p50)} ×`,
+      },
     ];
     const notes = [
       `Duplicate lookup (\`RunStore.lookupSource\`, what fetch_source asks before fetching): ${SAMPLES} lookups of random stored keys and ${SAMPLES} of absent keys per store, each on a fresh store so nothing is cached (the key file and, on a hit, the source file are read and parsed). ` +
         `Stores seeded with \`addSourceLocked\` on ${parent.label} with ${PAGE.toLocaleString('en-US')}-character pages; the two stores are measured in alternation. ` +
         `The whole tool: fetch_source on stored URLs through an in-memory client (lookup, then passages and outline of the stored text; nothing fetched), ${TOOL_SAMPLES} calls per store, each URL asked once.`,
       '',
-      '| stored sources | seeding | hit p50 / p99 | miss p50 / p99 | hit again in the same process p50 / p99 | fetch_source on a stored URL p50 / p99 |',
-      '|---|---|---|---|---|---|',
+      '| stored sources | seeding | hit p50 / p99 | miss p50 / p99 | hit again in the same process p50 / p99 | fetch_source on a stored URL p50 / p99 | first loadRun in a process p50 / p99 |',
+      '|---|---|---|---|---|---|---|',
       ...([
         [cases[0], small],
         [cases[1], large],
       ] as [Seeded, Measured][]).map(
         ([c, m]) =>
-          `| ${c.n.toLocaleString('en-US')} | ${(c.seedMs / 1000).toFixed(1)} s | ${ms(m.hit.p50)} / ${ms(m.hit.p99)} | ${ms(m.miss.p50)} / ${ms(m.miss.p99)} | ${ms(m.warmHit.p50)} / ${ms(m.warmHit.p99)} | ${ms(m.tool.p50)} / ${ms(m.tool.p99)} |`,
+          `| ${c.n.toLocaleString('en-US')} | ${(c.seedMs / 1000).toFixed(1)} s | ${ms(m.hit.p50)} / ${ms(m.hit.p99)} | ${ms(m.miss.p50)} / ${ms(m.miss.p99)} | ${ms(m.warmHit.p50)} / ${ms(m.warmHit.p99)} | ${ms(m.tool.p50)} / ${ms(m.tool.p99)} | ${ms(m.firstLoad.p50)} / ${ms(m.firstLoad.p99)} |`,
       ),
     ];
     return { rows, notes };

@@ -82,6 +82,26 @@ export function sampleSync(runs: number, warmup: number, fn: (i: number) => unkn
   return out;
 }
 
+/**
+ * Like sampleSync, with the process's CPU time (user + system) of each run beside its wall time. For pure
+ * computations CPU time is what the code costs; wall time also counts waiting for a busy machine's CPU.
+ */
+export function sampleSyncCpu(runs: number, warmup: number, fn: (i: number) => unknown): { wall: number[]; cpu: number[] } {
+  for (let i = 0; i < warmup; i++) fn(i);
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    fn(i);
+    const dt = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    wall.push(dt);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
 /** Like sample, but `setup` runs before each measured call outside the timed span. */
 export async function sampleWithSetup(
   runs: number,
