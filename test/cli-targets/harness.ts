@@ -106,3 +106,11 @@ export function plain(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
+
+/** Every string inside a request body, joined by newlines: the text the model is shown. */
+export function texts(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(texts).join('\n');
+  if (value !== null && typeof value === 'object') return Object.values(value).map(texts).join('\n');
+  return '';
+}
