@@ -27,6 +27,13 @@ export interface Extracted {
 /** Deeper trees skip Readability and turndown; real pages in both benchmark corpora stay under 60. */
 export const MAX_DOM_DEPTH = 200;
 /**
+ * Sources with more markup characters ('<' and '&') than this are not parsed at all: linkedom spends a few
+ * hundred bytes per node, and a 5 MiB page of stray '<' or entities becomes millions of text nodes. The
+ * busiest benchmark page has ~20,000.
+ */
+export const MAX_MARKUP_CHARS = 150_000;
+
+/**
  * Trees with more nodes (elements, text, comments) skip Readability and turndown. The largest benchmark
  * page has ~25,000; a hostile page of stray '<' or entities gets one text node per character, and
  * Readability re-parses the body on each retry, at ~45 µs a node.
@@ -76,14 +83,78 @@ export function extractReadable(body: string, contentType: string, url: string, 
     const markdown = tidy(body);
     return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
   }
+  if (markupChars(body) > MAX_MARKUP_CHARS) return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
   try {
     return extractHtml(body, url, limits.maxDepth ?? MAX_DOM_DEPTH, limits.maxNodes ?? MAX_DOM_NODES);
   } catch {
-    // Last resort for anything the DOM stack chokes on: tags stripped. `[^<>]` keeps the scan linear even
-    // on a body of unclosed '<'.
-    const markdown = tidy(body.replace(/<[^<>]*>/g, ' ').replace(/[ \t]+/g, ' '));
-    return { title: url, markdown, usedFallback: true, method: 'text' };
+    // Last resort for anything the DOM stack chokes on.
+    return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
   }
+}
+
+function markupChars(html: string): number {
+  let n = 0;
+  for (let i = 0; i < html.length; i++) {
+    const c = html.charCodeAt(i);
+    if (c === 0x3c || c === 0x26) n++;
+  }
+  return n;
+}
+
+const RAW_TEXT = /^<(script|style|noscript|template|textarea|title|svg)[\s>/]/;
+const BLOCK_TAG = /^<\/?(p|div|br|li|dt|dd|h[1-6]|tr|td|th|section|article|header|footer|blockquote|pre|table|ul|ol|hr)[\s>/]/;
+
+/**
+ * Text of an HTML string without building a DOM, in one pass: tags dropped (block tags become paragraph
+ * breaks), script-like elements skipped, a '<' that opens no tag kept as text, common entities decoded.
+ */
+function stripTags(html: string): string {
+  const lower = html.toLowerCase();
+  const parts: string[] = [];
+  let i = 0;
+  // The next '>' is cached: looking it up again for every stray '<' would make a run of them quadratic.
+  let close = -2;
+  while (i < html.length) {
+    const open = html.indexOf('<', i);
+    if (open === -1) {
+      parts.push(html.slice(i));
+      break;
+    }
+    parts.push(html.slice(i, open));
+    if (close !== -1 && close <= open) close = html.indexOf('>', open + 1);
+    const head = lower.slice(open, open + 12);
+    const raw = RAW_TEXT.exec(head);
+    if (raw) {
+      const end = lower.indexOf(`</${raw[1]}`, open + 1);
+      const gt = end === -1 ? -1 : html.indexOf('>', end);
+      i = gt === -1 ? html.length : gt + 1;
+      parts.push(' ');
+      continue;
+    }
+    if (close === -1 || !/^<[a-z/!?]/.test(head)) {
+      parts.push('<');
+      i = open + 1;
+      continue;
+    }
+    parts.push(BLOCK_TAG.test(head) ? '\n\n' : ' ');
+    i = close + 1;
+  }
+  const text = parts
+    .join('')
+    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (m, e: string) => decodeEntity(m, e))
+    .replace(/[ \t\u00a0]+/g, ' ');
+  return tidy(text.split('\n').map((l) => l.trim()).join('\n'));
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', copy: '©' };
+
+function decodeEntity(match: string, entity: string): string {
+  const e = entity.toLowerCase();
+  if (e.startsWith('#')) {
+    const code = e.startsWith('#x') ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : match;
+  }
+  return NAMED[e] ?? match;
 }
 
 function extractHtml(html: string, url: string, maxDepth: number, maxNodes: number): Extracted {
