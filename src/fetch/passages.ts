@@ -76,17 +76,17 @@ export function selectPassages(
   for (const u of order) {
     const remaining = budgetChars - used;
     if (remaining < 200) break;
-    const label = u.startsSection || !u.heading ? '' : `${u.heading.line}\n\n`;
-    const overhead = label.length + GAP_MARK.length + 4;
+    // Budgeted as if every unit needed its heading and a gap mark; assembly adds them only where needed.
+    const overhead = label(u).length + GAP_MARK.length + 4;
     const text = markdown.slice(u.start, u.end).trim();
     if (text === '') continue;
     if (text.length + overhead <= remaining) {
-      picked.set(u.index, label + text);
+      picked.set(u.index, text);
       used += text.length + overhead;
     } else if (remaining - overhead >= 300) {
       const part = trimToSentence(text, remaining - overhead);
       if (part !== '') {
-        picked.set(u.index, label + part);
+        picked.set(u.index, part);
         used += part.length + overhead;
       }
     } else if (query.length === 0) {
@@ -99,8 +99,11 @@ export function selectPassages(
   for (const u of units) {
     const text = picked.get(u.index);
     if (text === undefined) continue;
-    if (u.index !== previous + 1) parts.push(GAP_MARK);
-    parts.push(text);
+    // A unit cut off from its section's start carries the heading, unless it directly follows its
+    // predecessor in the reply.
+    const follows = u.index === previous + 1;
+    if (!follows) parts.push(GAP_MARK);
+    parts.push(follows ? text : label(u) + text);
     previous = u.index;
   }
   if (previous !== units.length - 1) parts.push(GAP_MARK);
@@ -108,6 +111,10 @@ export function selectPassages(
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
   return { content, truncated: true };
+}
+
+function label(u: Unit): string {
+  return u.startsSection || !u.heading ? '' : `${u.heading.line}\n\n`;
 }
 
 /**

@@ -53,6 +53,11 @@ describe('selectPassages', () => {
     expect(content).toContain('### Football results');
   });
 
+  it('labels a passage with its heading once, not before every chunk of the same section', () => {
+    const { content } = selectPassages(PAGE, 'economy inflation', 6000);
+    expect(content.split('## Economy').length - 1).toBe(1);
+  });
+
   it('is deterministic', () => {
     const a = selectPassages(PAGE, 'climate economy', 3000);
     const b = selectPassages(PAGE, 'climate economy', 3000);
