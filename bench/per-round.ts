@@ -33,6 +33,10 @@ interface Scenario {
   server: InProcess;
   built: Built;
   client?: StdioClient;
+  /** The stdio server's own duration of each record_round it logged, in call order. */
+  serverMs: number[];
+  /** Which case each stdio call belonged to, in call order. */
+  stdioCalls: Case[];
 }
 
 interface Case {
@@ -175,28 +179,70 @@ const viaInProcess = (c: Case) => {
 const viaStdio = (c: Case) => {
   const a = argsOf(c);
   const client = c.sc.client as StdioClient;
-  return { setup: () => restore(c), run: async () => expectRound(await client.callTool('record_round', a), c.round) };
+  return {
+    setup: () => restore(c),
+    run: async () => {
+      c.sc.stdioCalls.push(c);
+      expectRound(await client.callTool('record_round', a), c.round);
+    },
+  };
 };
+
+/** The server's own durations for one case's stdio calls (warm-up included), from its log lines. */
+function serverSide(c: Case): Summary | undefined {
+  const { serverMs, stdioCalls } = c.sc;
+  if (serverMs.length !== stdioCalls.length) return undefined;
+  return summarize(serverMs.filter((_, i) => stdioCalls[i] === c));
+}
 
 async function openScenario(sources: number): Promise<Scenario> {
   // Disk, not tmpfs: the writes' fsyncs are part of what a user pays.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `dr-bench-round-${sources}-`));
   const server = await inProcess({ root, now: () => TIMESTAMP });
   const built = await buildRun(server, root, sources, `How do four-day work week trials affect output and wellbeing? (bench, ${sources} sources)`);
-  return { sources, root, server, built };
+  return { sources, root, server, built, serverMs: [], stdioCalls: [] };
 }
 
 async function openStdio(sc: Scenario): Promise<void> {
   const ours = ourServer();
   if (!ours.present) return;
-  const client = new StdioClient(
-    process.execPath,
-    [ours.entry],
-    childEnv({ DEEP_RESEARCH_ARTIFACTS: sc.root, DEEP_RESEARCH_LOG: 'off', DEEP_RESEARCH_FIXED_TIME: TIMESTAMP }),
-  );
+  // Logs on, as users run it: each call's log line carries the server's own duration of the call.
+  const env = childEnv({ DEEP_RESEARCH_ARTIFACTS: sc.root, DEEP_RESEARCH_FIXED_TIME: TIMESTAMP });
+  delete env.DEEP_RESEARCH_LOG;
+  const client = new StdioClient(process.execPath, [ours.entry], env);
+  client.onStderrLine = (line) => {
+    try {
+      const entry = JSON.parse(line) as { tool?: string; ms?: number };
+      if (entry.tool === 'record_round' && typeof entry.ms === 'number') sc.serverMs.push(entry.ms);
+    } catch {
+      // not a log line
+    }
+  };
   await client.initialize();
   client.notify('notifications/initialized');
   sc.client = client;
+}
+
+/**
+ * The disk's floor for a round's writes: the same two atomic writes record_round makes (temp file,
+ * write, fsync, rename), of the same sizes, with no server code around them. Alternated with the calls.
+ */
+function diskFloorStep(dir: string, reportBytes: number, stateBytes: number): () => void {
+  const contents = [Buffer.alloc(reportBytes, 'r'), Buffer.alloc(stateBytes, 's')];
+  return () => {
+    contents.forEach((content, k) => {
+      const file = path.join(dir, `floor-${k}.txt`);
+      const tmp = `${file}.tmp`;
+      const fd = fs.openSync(tmp, 'w');
+      try {
+        fs.writeSync(fd, content);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, file);
+    });
+  };
 }
 
 /** Flushes what seeding left dirty, so its writeback does not land on the first measured fsyncs. */
@@ -233,13 +279,27 @@ export async function perRound(): Promise<Section> {
     const ioCold = await alternating(cases, (c) => ioStep(c, false), IO_RUNS);
     const ioWarm = await alternating(cases, (c) => ioStep(c, true), IO_RUNS);
     const inProc = await alternating(cases, viaInProcess);
-    const stdio = big.client ? await alternating(cases, viaStdio) : undefined;
+    // Stdio calls alternate with the disk floor, so both see the same moments of the disk.
+    const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-fsync-'));
+    const floorWrite = diskFloorStep(floorDir, median(big.built.microReportBytes), big.built.stateBytes.at(-1) as number);
+    const items: { c?: Case }[] = [...(big.client ? cases.map((c) => ({ c })) : []), {}];
+    const itemSteps = new Map(items.map((it) => [it, it.c ? viaStdio(it.c) : { setup: () => undefined, run: async () => floorWrite() }]));
+    const stdioSamples = await sampleAlternating(items, CALL_RUNS, 20, (it) => itemSteps.get(it)?.setup(), (it) => itemSteps.get(it)?.run());
+    for (const c of cases) restore(c);
+    fs.rmSync(floorDir, { recursive: true, force: true });
+    const floor = summarize(stdioSamples.at(-1) as number[]);
+    const stdio = big.client ? stdioSamples.slice(0, cases.length).map((x) => summarize(x)) : undefined;
+    // Log lines travel on stderr, apart from the replies: wait until each call's line has come in.
+    for (let t = 0; t < 40 && scenarios.some((sc) => sc.client && sc.serverMs.length < sc.stdioCalls.length); t++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const [w, r2, s30] = [0, 1, 2].map((i) => ({
       compute: comp[i] as Compute,
       ioCold: ioCold[i] as Summary,
       ioWarm: ioWarm[i] as Summary,
       inProcess: inProc[i] as Summary,
       stdio: stdio?.[i],
+      server: stdio ? serverSide(cases[i] as Case) : undefined,
     })) as [Measured, Measured, Measured];
 
     const msGoal = (max: number) => ({ max, format: ms });
@@ -261,9 +321,15 @@ export async function perRound(): Promise<Section> {
       },
       { figure: 'record_round full call in process (in-memory, with writes)', ours: p50p99(w.inProcess), reference: '—', goal: '—' },
       goalRow('record_round over stdio against the bundle, with writes', w.stdio?.p50 ?? Number.NaN, msGoal(10), {
-        ours: w.stdio ? p50p99(w.stdio) : `not measured: ${ours.label} missing`,
+        ours: w.stdio ? `${p50p99(w.stdio)}${w.server ? ` (server's own time p50 ${ms(w.server.p50)})` : ''}` : `not measured: ${ours.label} missing`,
         goalText: 'p50 goal ≤ 10 ms',
       }),
+      {
+        figure: "floor: the round's two atomic fsynced writes alone, same sizes, on the artifacts disk",
+        ours: p50p99(floor),
+        reference: '—',
+        goal: '—',
+      },
       {
         figure: 'growth with history: round 10 vs round 2 (compute, CPU p50; ref = round 2)',
         ours: ms(w.compute.all.cpu.p50),
@@ -325,19 +391,19 @@ export async function perRound(): Promise<Section> {
       `Scenario: a deep run (6 threads, 10 rounds, 5 results per round) built through the real tools in process. Every thread plays rounds 1–9 with 5 URLs and 3 facts per round; each fact's URL is a stored source (${PAGE_CHARS.toLocaleString('en-US')}-character markdown pages with links, emphasis, lists and tables) and its quote is found in the stored text, so grounding runs on every fact; each round also updates sub-questions, subjects, disambiguation and a contradiction. ` +
         `Measured: round 10 of thread 1, replayed with its state file put back before each call (outside the timed span); ${COMPUTE_RUNS} runs for compute, ${IO_RUNS} per case for the store IO and ${CALL_RUNS} per case for calls, after warm-up, with the three cases alternated call by call. ` +
         `Compute is judged on this process's CPU time (user + system), which other processes' load does not inflate; wall time is listed beside it. Store IO: the steps record_round takes through RunStore, on the long-lived store a server keeps, and on a fresh store as the first call of a new process pays it (a sweep of leftover temp files in the run's folders, source texts not yet cached). ` +
-        `Stdio: one long-lived \`node ${ours.label}\` per run, raw JSON-RPC. Artifacts on ${os.tmpdir()}; every write is fsynced (atomic temp file + rename), which is most of the IO.`,
+        `Stdio: one long-lived \`node ${ours.label}\` per run, raw JSON-RPC, logs on as users run it (the server logs its own duration of each call, listed apart: the rest of a round trip is pipes and waiting to be scheduled). Artifacts on ${os.tmpdir()}; every write is fsynced (atomic temp file + rename), which is most of the IO.`,
       '',
       'p50 / p99:',
       '',
-      '| case | decideRound, CPU | decide + render, CPU | decide + render, wall | store IO, long-lived store | store IO, first call of a process | full call in process | full call over stdio |',
-      '|---|---|---|---|---|---|---|---|',
+      '| case | decideRound, CPU | decide + render, CPU | decide + render, wall | store IO, long-lived store | store IO, first call of a process | full call in process | full call over stdio | stdio server\'s own time (its log) |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...([
         [worst.label, w],
         [early.label, r2],
         [fewer.label, s30],
       ] as [string, Measured][]).map(
         ([label, m]) =>
-          `| ${label} | ${pair(m.compute.decide.cpu)} | ${pair(m.compute.all.cpu)} | ${pair(m.compute.all.wall)} | ${pair(m.ioWarm)} | ${pair(m.ioCold)} | ${pair(m.inProcess)} | ${pair(m.stdio)} |`,
+          `| ${label} | ${pair(m.compute.decide.cpu)} | ${pair(m.compute.all.cpu)} | ${pair(m.compute.all.wall)} | ${pair(m.ioWarm)} | ${pair(m.ioCold)} | ${pair(m.inProcess)} | ${pair(m.stdio)} | ${pair(m.server)} |`,
       ),
       '',
       `Page size: with the same round's facts on ${(100_000).toLocaleString('en-US')}-character pages, decideRound takes ${pair(bigPages.decide.cpu)} of CPU (p50 / p99): grounding projects each fact's whole stored page, so compute grows with page length, not with the run's history.`,
@@ -362,4 +428,6 @@ interface Measured {
   ioWarm: Summary;
   inProcess: Summary;
   stdio: Summary | undefined;
+  /** The stdio server's own time for the call, from its log. */
+  server: Summary | undefined;
 }

@@ -23,6 +23,9 @@ export class StdioClient {
   private nextId = 1;
   private buffer = '';
   private stderr = '';
+  private stderrBuffer = '';
+  /** Called with each line the server writes to stderr (its JSON logs). */
+  onStderrLine?: (line: string) => void;
   private readonly pending = new Map<number, Pending>();
   private readonly exited: Promise<number | null>;
 
@@ -33,6 +36,13 @@ export class StdioClient {
     this.child.stderr.setEncoding('utf8');
     this.child.stderr.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-4000);
+      this.stderrBuffer += chunk;
+      let nl: number;
+      while ((nl = this.stderrBuffer.indexOf('\n')) >= 0) {
+        const line = this.stderrBuffer.slice(0, nl);
+        this.stderrBuffer = this.stderrBuffer.slice(nl + 1);
+        this.onStderrLine?.(line);
+      }
     });
     this.exited = new Promise((resolve) => {
       this.child.on('exit', (code) => {
