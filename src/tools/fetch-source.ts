@@ -60,7 +60,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
 
     const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
     const check = checkUrl(args.url, allowHosts);
-    if (!check.ok) return fail(`${check.reason}. Skip this result and go on with the others.`);
+    if (!check.ok) return fail(withSkipHint(check.reason));
 
     await extra.progress('fetching', 0, 2);
     const { readPage } = await import('../fetch/pipeline.js');
@@ -80,7 +80,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       if (!page.ok) {
         if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
         const note = tally.degraded ? ' The run is now degraded: the final report must say it rests on partial information.' : '';
-        return fail(`${page.message} Skip this result and go on with the others.${note}`);
+        return fail(`${withSkipHint(page.message)}${note}`);
       }
       const { source } = ctx.store.addSourceLocked(run.run_id, {
         url: args.url,
@@ -120,3 +120,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     }
   },
 };
+
+/** Every refusal ends by saying what to do next, once. */
+function withSkipHint(message: string): string {
+  const m = message.trim().replace(/\.+$/, '');
+  return /\bskip\b/i.test(m) ? `${m}.` : `${m}. Skip this result and go on with the others.`;
+}
