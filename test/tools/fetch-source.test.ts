@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, snapshotTree, type Harness } from '../helpers/mcp.js';
 import { brief, QUESTION } from '../helpers/fixtures.js';
-import { fixturesDir, startServer, type TestServer } from '../fetch/helpers.js';
+import { startServer, type TestServer } from '../fetch/helpers.js';
 
 const ARTICLE = `<!DOCTYPE html><html><head><title>Four-day week trial results</title></head><body>
 <nav><a href="/">Home</a> | <a href="/about">About</a></nav>
@@ -29,10 +29,10 @@ beforeAll(async () => {
     } else if (url.startsWith('/tiny')) {
       res.setHeader('content-type', 'text/html');
       res.end('<html><body><p>Please enable JavaScript.</p></body></html>');
-    } else if (url.startsWith('/fixture/')) {
-      const name = url.slice('/fixture/'.length);
+    } else if (url.startsWith('/long')) {
       res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.end(fs.readFileSync(path.join(fixturesDir('readability'), name, 'source.html')));
+      const sections = Array.from({ length: 12 }, (_, i) => `<h2>Part ${i + 1}</h2><p>${`Paragraph ${i + 1} of a long report on shorter working weeks and what the trials measured. `.repeat(6)}</p>`);
+      res.end(`<html><head><title>Long report</title></head><body><article><h1>Long report</h1>${sections.join('')}</article></body></html>`);
     } else {
       res.statusCode = 404;
       res.end('not found');
@@ -84,10 +84,10 @@ describe('fetch_source', () => {
 
   it('pages through the stored text with start_index', async () => {
     await open();
-    const first = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/fixture/wikipedia`, start_index: 0, max_chars: 2000 });
+    const first = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/long`, start_index: 0, max_chars: 2000 });
     expect(first.next_start_index).toBeGreaterThan(0);
     expect(first.total_chars).toBeGreaterThan(4000);
-    const second = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/fixture/wikipedia`, start_index: first.next_start_index, max_chars: 2000 });
+    const second = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/long`, start_index: first.next_start_index, max_chars: 2000 });
     expect(second.duplicate).toBe(true);
     expect(second.content).not.toBe(first.content);
   });
