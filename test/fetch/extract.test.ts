@@ -153,7 +153,8 @@ describe('readPage', () => {
 const readabilityDir = fixturesDir('readability');
 const haveFixtures = fs.existsSync(readabilityDir);
 
-describe.skipIf(!haveFixtures)('Readability fixture corpus over a local server', () => {
+// A fresh clone outside this workspace has no ../shared; CI always has it, and there a missing corpus fails.
+describe.skipIf(!haveFixtures && !process.env.CI)('Readability fixture corpus over a local server', () => {
   let server: TestServer;
   const cases = haveFixtures ? fs.readdirSync(readabilityDir).filter((c) => fs.existsSync(path.join(readabilityDir, c, 'source.html'))).sort() : [];
 
