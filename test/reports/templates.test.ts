@@ -50,3 +50,10 @@ describe('templates/', () => {
     for (const name of Object.keys(SECTIONS)) expect(fs.existsSync(`templates/${name}.md`)).toBe(true);
   });
 });
+
+describe('source value (SPEC 4.1)', () => {
+  it('is HIGH from 3 grounded facts, MEDIUM for 1–2, LOW for none', async () => {
+    const { sourceValue } = await import('../../src/reports/completion.js');
+    expect([0, 1, 2, 3, 7].map(sourceValue)).toEqual(['LOW', 'MEDIUM', 'MEDIUM', 'HIGH', 'HIGH']);
+  });
+});
