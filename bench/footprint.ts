@@ -133,7 +133,7 @@ export async function footprint(): Promise<Section> {
   section.rows.push(
     claude.tokens !== undefined
       ? goalRow('plugin always-on cost, as `claude plugin details` reports it', claude.tokens, { max: 150, format: tok })
-      : { figure: 'plugin always-on cost, as `claude plugin details` reports it', ours: claude.why ?? 'not measured', reference: '—', goal: 'goal ≤ 150 tok', met: null, because: claude.why ?? 'not measured' },
+      : { figure: 'plugin always-on cost, as `claude plugin details` reports it', ours: claude.why ?? 'not measured', reference: '—', goal: 'goal ≤ 150 tok', met: null, because: (claude.why ?? 'not measured').replace(/^not measured: /, '') },
   );
 
   const commands = markdownFiles('commands');

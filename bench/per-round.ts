@@ -15,7 +15,7 @@ import { inProcess, type InProcess } from './in-process.js';
 import { goalRow, type Section } from './report.js';
 import { buildRun, page, PAGE_CHARS, roundInput, ROUNDS, threadName, type Built } from './round-scenario.js';
 import { sourceLookup } from './source-lookup.js';
-import { int, median, ms, ratio, sampleAlternating, sampleSyncCpu, summarize, type Summary } from './stats.js';
+import { int, median, ms, ratio, sampleAlternating, sampleSyncCpuAlternating, summarize, type Summary } from './stats.js';
 import { childEnv, StdioClient } from './stdio-client.js';
 import { ourServer } from './targets.js';
 
@@ -65,25 +65,22 @@ interface Compute {
   all: Timed;
 }
 
-function timed(fn: () => unknown): Timed {
-  const { cpu, wall } = sampleSyncCpu(COMPUTE_RUNS, 50, fn);
-  return { cpu: summarize(cpu), wall: summarize(wall) };
-}
+const timedOf = (x: { wall: number[]; cpu: number[] }): Timed => ({ cpu: summarize(x.cpu), wall: summarize(x.wall) });
 
-/** decideRound with every input in memory, so no IO is inside the span; then the micro-report render. */
-function timeCompute(prev: ThreadState, input: RoundInput, texts: Map<string, StoredText>, round: number): Compute {
+/** The three computations of one case, with every input in memory, so no IO is inside the span. */
+function computeSteps(prev: ThreadState, input: RoundInput, texts: Map<string, StoredText>, round: number): (() => unknown)[] {
   const ctx: RoundContext = { grounding: true, timestamp: TIMESTAMP, canonicalKey, storedText: (k) => texts.get(k) };
   const { state, decision } = decideRound(prev, input, ctx);
   const ungrounded = decision.warnings.filter((w) => /not grounded/.test(w));
   if (ungrounded.length > 0) throw new Error(`compute scenario is wrong, facts not grounded: ${ungrounded.join('; ')}`);
-  return {
-    decide: timed(() => decideRound(prev, input, ctx)),
-    render: timed(() => renderMicroReport(state, round)),
-    all: timed(() => renderMicroReport(decideRound(prev, input, ctx).state, round)),
-  };
+  return [
+    () => decideRound(prev, input, ctx),
+    () => renderMicroReport(state, round),
+    () => renderMicroReport(decideRound(prev, input, ctx).state, round),
+  ];
 }
 
-function compute(c: Case): Compute {
+function caseSteps(c: Case): (() => unknown)[] {
   const store = new RunStore(c.sc.root);
   const prev = JSON.parse(c.sc.built.before[c.round - 1] as string) as ThreadState;
   const input = roundInput(0, c.round, c.sc.sources);
@@ -93,11 +90,11 @@ function compute(c: Case): Compute {
     const s = store.lookupSource(c.sc.built.runId, key);
     if (s) texts.set(key, { source_id: s.id, title: s.title, markdown: s.markdown });
   }
-  return timeCompute(prev, input, texts, c.round);
+  return computeSteps(prev, input, texts, c.round);
 }
 
 /** The same round-10 computation with every fact's page `chars` long: how grounding scales with page size. */
-function computeWithPages(c: Case, chars: number): Compute {
+function pageSteps(c: Case, chars: number): (() => unknown)[] {
   const prev = JSON.parse(c.sc.built.before[c.round - 1] as string) as ThreadState;
   const input = roundInput(0, c.round, c.sc.sources);
   const texts = new Map<string, StoredText>();
@@ -105,7 +102,18 @@ function computeWithPages(c: Case, chars: number): Compute {
     const i = Number(/report-(\d+)/.exec(url)?.[1]);
     texts.set(canonicalKey(url), { source_id: `S${k + 1}`, title: 't', markdown: page(i, chars) });
   });
-  return timeCompute(prev, input, texts, c.round);
+  return computeSteps(prev, input, texts, c.round);
+}
+
+/** Every case's computations sampled in one rotation, so a busy spell of the machine falls on all alike. */
+function computeAll(stepSets: (() => unknown)[][]): Compute[] {
+  const flat = stepSets.flat();
+  const samples = sampleSyncCpuAlternating(flat, COMPUTE_RUNS, 50);
+  return stepSets.map((_, i) => ({
+    decide: timedOf(samples[i * 3] as { wall: number[]; cpu: number[] }),
+    render: timedOf(samples[i * 3 + 1] as { wall: number[]; cpu: number[] }),
+    all: timedOf(samples[i * 3 + 2] as { wall: number[]; cpu: number[] }),
+  }));
 }
 
 /**
@@ -274,8 +282,9 @@ export async function perRound(): Promise<Section> {
     const fewer: Case = { label: '30 sources, round 10', sc: small, round: ROUNDS };
     const cases = [worst, early, fewer];
 
-    const comp = cases.map(compute);
-    const bigPages = computeWithPages(worst, 100_000);
+    const comp = computeAll(cases.map(caseSteps));
+    // Apart from the rotation: its large strings would put garbage collection on the other cases' runs.
+    const bigPages = computeAll([pageSteps(worst, 100_000)])[0] as Compute;
     const ioCold = await alternating(cases, (c) => ioStep(c, false), IO_RUNS);
     const ioWarm = await alternating(cases, (c) => ioStep(c, true), IO_RUNS);
     const inProc = await alternating(cases, viaInProcess);

@@ -102,6 +102,26 @@ export function sampleSyncCpu(runs: number, warmup: number, fn: (i: number) => u
   return { wall, cpu };
 }
 
+/** sampleSyncCpu over several functions in rotation, as sampleAlternating does for calls. */
+export function sampleSyncCpuAlternating(fns: readonly (() => unknown)[], runs: number, warmup: number): { wall: number[]; cpu: number[] }[] {
+  const out = fns.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
+  for (let i = 0; i < warmup + runs; i++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      (fns[k] as () => unknown)();
+      const dt = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      if (i >= warmup) {
+        out[k]?.wall.push(dt);
+        out[k]?.cpu.push((c.user + c.system) / 1000);
+      }
+    }
+  }
+  return out;
+}
+
 /** Like sample, but `setup` runs before each measured call outside the timed span. */
 export async function sampleWithSetup(
   runs: number,
