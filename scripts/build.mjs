@@ -2,10 +2,29 @@
 // The extraction stack sits behind a dynamic import, so esbuild splits it into a chunk that loads
 // on the first fetch, keeping server start-up near the bare SDK.
 import { build } from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const entryPoints = ['src/server.ts'];
 if (existsSync('src/cli.ts')) entryPoints.push('src/cli.ts');
+
+// First pass: the tool list the server would compute at start-up, embedded below as a constant.
+const listDir = mkdtempSync(join(tmpdir(), 'dr-tool-list-'));
+await build({
+  entryPoints: ['scripts/tool-list.ts'],
+  outfile: join(listDir, 'tool-list.mjs'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  mainFields: ['module', 'main'],
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  logLevel: 'warning',
+});
+const toolList = execFileSync(process.execPath, [join(listDir, 'tool-list.mjs')], { encoding: 'utf8' });
+rmSync(listDir, { recursive: true, force: true });
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -25,5 +44,6 @@ await build({
     // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
+  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList) },
   logLevel: 'warning',
 });

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createContext, type ContextOptions } from './tools/context.js';
 import { registerTools } from './tools/index.js';
+import { setLogging } from './log.js';
 
 export const SERVER_NAME = 'deep-research';
 export const SERVER_VERSION = '0.1.0';
@@ -13,6 +14,8 @@ export function createServer(options: ContextOptions = {}): McpServer {
         'Research runs that are resumable and grounded: start_run, then per thread start_thread → (fetch_source, check_drift)* → record_round until STOP → complete_thread; then record_critique; write report.md; verify_report.',
     },
   );
-  registerTools(server, createContext(options));
+  const ctx = createContext(options);
+  setLogging(ctx.env.DEEP_RESEARCH_LOG !== 'off');
+  registerTools(server, ctx);
   return server;
 }

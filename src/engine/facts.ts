@@ -1,5 +1,5 @@
 // Fact admission and new-vs-confirming classification (SPEC 4.1).
-import { normalizeForMatch, quoteFound } from './grounding.js';
+import { normalizeForMatch, quoteFound, quoteFoundIn } from './grounding.js';
 import type { Confidence } from './types.js';
 
 export interface FactInput {
@@ -37,7 +37,12 @@ export function normalizeFactText(s: string): string {
  */
 export function admitFact(
   f: FactInput,
-  ctx: { grounding: boolean; storedMarkdownFor: (url: string) => string | undefined },
+  ctx: {
+    grounding: boolean;
+    storedMarkdownFor: (url: string) => string | undefined;
+    /** The stored text already projected for matching (grounding.projectForMatching), when the caller caches it. */
+    projectedFor?: (url: string) => string | undefined;
+  },
 ): Admission {
   const quote = f.quote?.trim() ? f.quote : undefined;
   const markdown = ctx.storedMarkdownFor(f.url);
@@ -53,7 +58,7 @@ export function admitFact(
       note: 'URL was not read through fetch_source',
       warning: `its URL ${f.url} was not read through fetch_source; fetch it first so its text is stored`,
     };
-  } else if (!quoteFound(quote, markdown)) {
+  } else if (!found(quote, markdown, ctx.projectedFor?.(f.url))) {
     failure = {
       note: 'quote not found in the stored text of the source',
       warning: `its quote was not found in the stored text of ${f.url}; copy the words exactly as fetch_source returned them`,
@@ -86,4 +91,8 @@ export function classifyNew(
     seen.add(key);
     return isNew;
   });
+}
+
+function found(quote: string, markdown: string, projected: string | undefined): boolean {
+  return projected !== undefined ? quoteFoundIn(quote, projected) : quoteFound(quote, markdown);
 }

@@ -62,6 +62,8 @@ export interface StoredText {
   source_id: string;
   title: string;
   markdown: string;
+  /** projectForMatching(markdown), when the caller caches it across calls. */
+  projected?: string;
 }
 
 export interface RoundContext {
@@ -123,7 +125,11 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const facts: StoredFact[] = input.facts.map((f, i) => {
     const key = factKeys[i] as string;
     const stored = ctx.storedText(key);
-    const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown });
+    const admitted = admitFact(f, {
+      grounding: ctx.grounding,
+      storedMarkdownFor: () => stored?.markdown,
+      projectedFor: () => stored?.projected,
+    });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
     let confidence = admitted.confidence;
     let notes = joinNotes(f.notes, admitted.notes);

@@ -21,12 +21,7 @@ export async function withRunLock<T>(runDir: string, fn: () => T | Promise<T>): 
   }
 }
 
-// proper-lockfile is not fair: a process with a queue of its own would re-take the lock at once while
-// another process sleeps between retries. After a run of back-to-back takes it pauses longer than that
-// retry sleep; a lone caller with gaps between calls never pauses.
-const FAIR_EVERY = 8;
-const FAIR_PAUSE_MS = 60;
-const streaks = new Map<string, { n: number; releasedAt: number }>();
+const WAIT_LIMIT_MS = 120_000;
 
 async function crossProcess<T>(runDir: string, fn: () => T | Promise<T>): Promise<T> {
   fs.mkdirSync(runDir, { recursive: true });
@@ -38,23 +33,29 @@ async function crossProcess<T>(runDir: string, fn: () => T | Promise<T>): Promis
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const last = streaks.get(runDir);
-  const n = last && performance.now() - last.releasedAt < 2 ? last.n + 1 : 1;
-  if (n > FAIR_EVERY) {
-    await new Promise((r) => setTimeout(r, FAIR_PAUSE_MS));
-    streaks.set(runDir, { n: 0, releasedAt: 0 });
-  }
-  const release = await lockfile.lock(runDir, {
-    lockfilePath: lockPath,
-    realpath: false,
-    stale: 10_000,
-    // Up to about two minutes of waiting before a call gives up.
-    retries: { retries: 2_500, minTimeout: 5, maxTimeout: 50, factor: 1.3 },
-  });
+  const release = await acquire(runDir, lockPath);
   try {
     return await fn();
   } finally {
     await release();
-    streaks.set(runDir, { n: n > FAIR_EVERY ? 0 : n, releasedAt: performance.now() });
+  }
+}
+
+/**
+ * Our own retry loop around single attempts: proper-lockfile's `retries` option builds its whole
+ * timeout table on every call, which costs more than the lock itself on the per-round path.
+ */
+async function acquire(runDir: string, lockPath: string): Promise<() => Promise<void>> {
+  const deadline = performance.now() + WAIT_LIMIT_MS;
+  let delay = 2;
+  for (;;) {
+    try {
+      return await lockfile.lock(runDir, { lockfilePath: lockPath, realpath: false, stale: 10_000, retries: 0 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || performance.now() > deadline) throw err;
+    }
+    // Jitter keeps two waiting processes from retrying in lockstep.
+    await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
+    delay = Math.min(delay * 1.5, 50);
   }
 }

@@ -17,6 +17,12 @@ import { completeThread } from './complete-thread.js';
 import { recordCritique } from './record-critique.js';
 import { verifyReport } from './verify-report.js';
 
+// The bundle carries tools/list precomputed by the build (scripts/build.mjs), so a cold start does not
+// convert nine zod schemas; run from sources, the list is computed. A test compares the two.
+declare const __DEEP_RESEARCH_TOOL_LIST__: string | undefined;
+const PREBUILT_TOOL_LIST: ReturnType<typeof listTools> | undefined =
+  typeof __DEEP_RESEARCH_TOOL_LIST__ === 'string' ? (JSON.parse(__DEEP_RESEARCH_TOOL_LIST__) as ReturnType<typeof listTools>) : undefined;
+
 export const TOOLS = [
   startRun,
   startThread,
@@ -66,7 +72,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }
     });
   }
-  const compact = listTools(TOOLS);
+  const compact = PREBUILT_TOOL_LIST ?? listTools(TOOLS);
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: compact }));
 }

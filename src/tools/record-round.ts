@@ -7,6 +7,7 @@ import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { confidence, directivesOut, level, phase, runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
+import { projectForMatching } from '../engine/grounding.js';
 import type { ToolDefinition } from './tool.js';
 
 const url = z.string().min(1).max(2048);
@@ -110,7 +111,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         canonicalKey,
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
-          return s ? { source_id: s.id, title: s.title, markdown: s.markdown } : undefined;
+          return s ? { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown) } : undefined;
         },
       });
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
@@ -123,3 +124,16 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
     });
   },
 };
+
+// Stored sources never change, so their projection for quote matching is computed once per text,
+// not once per fact: several facts usually quote the same page.
+const projections = new Map<string, string>();
+function projection(sha256: string, markdown: string): string {
+  let p = projections.get(sha256);
+  if (p === undefined) {
+    if (projections.size >= 512) projections.clear();
+    p = projectForMatching(markdown);
+    projections.set(sha256, p);
+  }
+  return p;
+}
