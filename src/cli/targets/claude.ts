@@ -7,13 +7,15 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JsonEditError, hasObject, insertProperty, propertyCount, readValue, removeProperty } from './json-entry.js';
 import {
-  MARKER,
   exists,
   hasMarker,
   makeDirs,
+  MARKER,
   readManifest,
   readText,
   removeDirIfEmpty,
+  removeRecorded,
+  removeUnrecorded,
   sha256,
   withMarker,
   writeAtomic,
@@ -263,37 +265,13 @@ function removeEntry(text: string, mcp: NonNullable<Manifest['mcp']>, file: stri
 async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
   const m = await readManifest(lay.manifestFile);
   if (m === undefined) {
-    // No record: remove only files that carry our marker and are exactly what this clone would write.
-    let removed = 0;
-    for (const w of await wantedFiles(ctx, lay)) {
-      if ((await readText(w.abs)) === w.content) {
-        await fs.rm(w.abs);
-        ctx.out(`removed ${w.rel}`);
-        removed++;
-      }
-    }
-    ctx.out(removed === 0 ? 'nothing to uninstall here (no install record found)' : 'no install record found; MCP config left as it is');
+    await removeUnrecorded(ctx, await wantedFiles(ctx, lay), 'MCP config left as it is');
     return 0;
   }
-  const left: Manifest = { ...m, files: {}, created_dirs: [...m.created_dirs] };
+  const removed = await removeRecorded(ctx, lay.base, m.files);
+  const left: Manifest = { ...m, files: removed.left, created_dirs: [...m.created_dirs] };
   delete left.mcp;
-  let incomplete = false;
-
-  for (const [rel, rec] of Object.entries(m.files)) {
-    const abs = path.resolve(lay.base, rel);
-    const cur = await readText(abs);
-    if (cur === undefined) continue;
-    if (!hasMarker(cur)) {
-      ctx.out(`left ${rel}: it was replaced by a file deep-research did not write`);
-    } else if (sha256(cur) === rec.sha256) {
-      await fs.rm(abs);
-      ctx.out(`removed ${rel}`);
-    } else {
-      ctx.err(`deep-research: left ${rel}: it was edited after install; delete it yourself if you no longer want it.`);
-      left.files[rel] = rec;
-      incomplete = true;
-    }
-  }
+  let incomplete = removed.incomplete;
 
   if (m.mcp !== undefined) {
     const file = path.resolve(lay.base, m.mcp.file);

@@ -7,7 +7,19 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JsonEditError, hasObject, insertProperty, propertyCount, readValue, removeProperty } from './json-entry.js';
 import type { Insertion } from './json-entry.js';
-import { MARKER, exists, hasMarker, makeDirs, readText, removeDirIfEmpty, sha256, withMarker, writeAtomic } from './owned-files.js';
+import {
+  exists,
+  hasMarker,
+  makeDirs,
+  MARKER,
+  readText,
+  removeDirIfEmpty,
+  removeRecorded,
+  removeUnrecorded,
+  sha256,
+  withMarker,
+  writeAtomic,
+} from './owned-files.js';
 import { TomlEditError, appendBlock, parseToml, removeBlock, serverBlock, serverTable } from './toml-block.js';
 import type { BlockInsertion } from './toml-block.js';
 import type { TargetContext } from './types.js';
@@ -321,37 +333,13 @@ export async function uninstall(ctx: TargetContext, lay: Layout): Promise<number
   const mfile = manifestFile(lay);
   const m = await readManifest(mfile);
   if (m === undefined) {
-    // No record: remove only files that are exactly what this clone would write.
-    let removed = 0;
-    for (const w of await wantedFiles(ctx, lay)) {
-      if ((await readText(w.abs)) === w.content) {
-        await fs.rm(w.abs);
-        ctx.out(`removed ${w.rel}`);
-        removed++;
-      }
-    }
-    ctx.out(removed === 0 ? 'nothing to uninstall here (no install record found)' : 'no install record found; the config was left as it is');
+    await removeUnrecorded(ctx, await wantedFiles(ctx, lay), 'the config was left as it is');
     return 0;
   }
-  const left: Manifest = { ...m, files: {}, created_dirs: [...m.created_dirs] };
+  const removed = await removeRecorded(ctx, lay.base, m.files);
+  const left: Manifest = { ...m, files: removed.left, created_dirs: [...m.created_dirs] };
   delete left.config;
-  let incomplete = false;
-
-  for (const [rel, rec] of Object.entries(m.files)) {
-    const abs = path.resolve(lay.base, rel);
-    const cur = await readText(abs);
-    if (cur === undefined) continue;
-    if (!hasMarker(cur)) {
-      ctx.out(`left ${rel}: it was replaced by a file deep-research did not write`);
-    } else if (sha256(cur) === rec.sha256) {
-      await fs.rm(abs);
-      ctx.out(`removed ${rel}`);
-    } else {
-      ctx.err(`deep-research: left ${rel}: it was edited after install; delete it yourself if you no longer want it.`);
-      left.files[rel] = rec;
-      incomplete = true;
-    }
-  }
+  let incomplete = removed.incomplete;
 
   if (m.config !== undefined) {
     const file = path.resolve(lay.base, m.config.file);

@@ -140,3 +140,51 @@ export async function removeDirIfEmpty(dir: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Where uninstall reports what it did. */
+export interface Reporter {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/**
+ * Uninstall without an install record: removes only files that are byte for byte what this clone
+ * would write, so nothing a user made or changed is touched.
+ */
+export async function removeUnrecorded(r: Reporter, wanted: readonly { rel: string; abs: string; content: string }[], kept: string): Promise<number> {
+  let removed = 0;
+  for (const w of wanted) {
+    if ((await readText(w.abs)) === w.content) {
+      await fs.rm(w.abs);
+      r.out(`removed ${w.rel}`);
+      removed++;
+    }
+  }
+  r.out(removed === 0 ? 'nothing to uninstall here (no install record found)' : `no install record found; ${kept}`);
+  return removed;
+}
+
+/**
+ * Removes the recorded files that are still exactly as installed. A file replaced by someone else's is
+ * left; one edited after install is left and kept in the returned record, so a later uninstall retries.
+ */
+export async function removeRecorded(r: Reporter, base: string, files: Manifest['files']): Promise<{ left: Manifest['files']; incomplete: boolean }> {
+  const left: Manifest['files'] = {};
+  let incomplete = false;
+  for (const [rel, rec] of Object.entries(files)) {
+    const abs = path.resolve(base, rel);
+    const cur = await readText(abs);
+    if (cur === undefined) continue;
+    if (!hasMarker(cur)) {
+      r.out(`left ${rel}: it was replaced by a file deep-research did not write`);
+    } else if (sha256(cur) === rec.sha256) {
+      await fs.rm(abs);
+      r.out(`removed ${rel}`);
+    } else {
+      r.err(`deep-research: left ${rel}: it was edited after install; delete it yourself if you no longer want it.`);
+      left[rel] = rec;
+      incomplete = true;
+    }
+  }
+  return { left, incomplete };
+}
