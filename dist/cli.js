@@ -15,7 +15,7 @@ import{I as g,K as h,L as E,la as S,ma as R}from"./chunks/chunk-WVV47J5S.js";imp
   deep-research verify <run-dir>          check report.md's citations and quotes against stored sources
   deep-research lint <run-dir>            check micro-reports and completion reports against the spec
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
-  deep-research uninstall [--target ...] (--project <dir> | --user)`;async function v(t){let[e,...s]=t;switch(e){case"verify":return x(s);case"lint":return $(s);case"install":case"uninstall":{let{runInstall:r}=await import("./chunks/install-6MVWDLWO.js");return r(t)}case void 0:case"-h":case"--help":case"help":return process.stdout.write(`${y}
+  deep-research uninstall [--target ...] (--project <dir> | --user)`;async function v(t){let[e,...s]=t;switch(e){case"verify":return x(s);case"lint":return $(s);case"install":case"uninstall":{let{runInstall:r}=await import("./chunks/install-UPUVM7UQ.js");return r(t)}case void 0:case"-h":case"--help":case"help":return process.stdout.write(`${y}
 `),e===void 0?2:0;default:return process.stderr.write(`unknown command "${e}"
 ${y}
 `),2}}process.exitCode=await v(process.argv.slice(2));

@@ -6,18 +6,9 @@
 // commands/deep-research.md and commands/deep-research-investigate.md, takes its "judgement" (the brief,
 // which facts a page holds, what the critic misses) from a scenario, and branches on the TEXT of every tool
 // reply. It tests plumbing and protocol, never an LLM's judgement.
+import { TOOL_NAMES } from '../../src/tools/names.js';
 
-export const SERVER_TOOLS = [
-  'start_run',
-  'start_thread',
-  'fetch_source',
-  'check_drift',
-  'record_round',
-  'thread_status',
-  'complete_thread',
-  'record_critique',
-  'verify_report',
-] as const;
+export const SERVER_TOOLS = TOOL_NAMES;
 export type ServerTool = (typeof SERVER_TOOLS)[number];
 
 export type Call =

@@ -2,23 +2,13 @@
 // tools are named, which built-in tools do the reading, searching and writing, how a user starts a
 // command, and whether threads can run in sub-agents. Every name here was read off the pinned binaries
 // (tool lists sent to a local model stub), not guessed; test/cli-targets checks them again.
+import { TOOL_NAMES } from '../../tools/names.js';
 
 export type HostId = 'gemini' | 'codex' | 'opencode';
 
 export const SERVER = 'deep-research';
 
-/** The tools of the deep-research server that the pack's commands use. */
-export const SERVER_TOOLS = [
-  'start_run',
-  'start_thread',
-  'fetch_source',
-  'check_drift',
-  'record_round',
-  'thread_status',
-  'complete_thread',
-  'record_critique',
-  'verify_report',
-] as const;
+export const SERVER_TOOLS = TOOL_NAMES;
 
 /**
  * Placeholders in the generated files that the installer fills in: the absolute path of the installed

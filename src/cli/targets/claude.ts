@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JsonEditError, hasObject, insertProperty, propertyCount, readValue, removeProperty } from './json-entry.js';
 import {
+  dirRecorder,
   exists,
   hasMarker,
   makeDirs,
@@ -16,9 +17,9 @@ import {
   removeDirIfEmpty,
   removeRecorded,
   removeUnrecorded,
-  sha256,
   withMarker,
   writeAtomic,
+  writeOwnedFiles,
 } from './owned-files.js';
 import type { Manifest } from './owned-files.js';
 import type { Target, TargetContext } from './types.js';
@@ -183,29 +184,9 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
 
   const next: Manifest = old ? { ...old, files: { ...old.files }, created_dirs: [...old.created_dirs] } : emptyManifest(ctx);
   next.pack_root = ctx.packRoot;
-  const noteDirs = (dirs: string[]) => {
-    for (const d of dirs) {
-      const rel = path.relative(lay.base, d);
-      if (!next.created_dirs.includes(rel)) next.created_dirs.push(rel);
-    }
-  };
+  const noteDirs = dirRecorder(lay.base, next);
   try {
-    noteDirs(await makeDirs(lay.claudeDir));
-    for (const w of writes) {
-      noteDirs(await makeDirs(path.dirname(w.abs)));
-      await writeAtomic(w.abs, w.content);
-      ctx.out(`wrote ${w.rel}`);
-    }
-    for (const w of wanted) next.files[w.rel] = { sha256: sha256(w.content) };
-    for (const rel of stale) {
-      const abs = path.resolve(lay.base, rel);
-      const cur = await readText(abs);
-      if (cur !== undefined && hasMarker(cur) && sha256(cur) === old?.files[rel]?.sha256) {
-        await fs.rm(abs);
-        ctx.out(`removed ${rel} (no longer part of the pack)`);
-      }
-      delete next.files[rel];
-    }
+    await writeOwnedFiles(ctx, { base: lay.base, rootDir: lay.claudeDir, writes, wanted, stale, old, next, noteDirs });
 
     if (mcpPlan === 'replace' || mcpPlan === 'insert') {
       let text = mcpText;

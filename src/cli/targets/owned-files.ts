@@ -188,3 +188,48 @@ export async function removeRecorded(r: Reporter, base: string, files: Manifest[
   }
   return { left, incomplete };
 }
+
+/** Records, relative to base, each folder the install created, so uninstall can remove exactly those. */
+export function dirRecorder(base: string, next: Manifest): (dirs: string[]) => void {
+  return (dirs) => {
+    for (const d of dirs) {
+      const rel = path.relative(base, d);
+      if (!next.created_dirs.includes(rel)) next.created_dirs.push(rel);
+    }
+  };
+}
+
+/**
+ * Writes the pack's files that are missing or ours and outdated, records every wanted file's hash, and
+ * removes files an earlier install wrote that the pack no longer has (only while still unedited).
+ */
+export async function writeOwnedFiles(
+  r: Reporter,
+  o: {
+    base: string;
+    rootDir: string;
+    writes: readonly { rel: string; abs: string; content: string }[];
+    wanted: readonly { rel: string; content: string }[];
+    stale: readonly string[];
+    old: Manifest | undefined;
+    next: Manifest;
+    noteDirs: (dirs: string[]) => void;
+  },
+): Promise<void> {
+  o.noteDirs(await makeDirs(o.rootDir));
+  for (const w of o.writes) {
+    o.noteDirs(await makeDirs(path.dirname(w.abs)));
+    await writeAtomic(w.abs, w.content);
+    r.out(`wrote ${w.rel}`);
+  }
+  for (const w of o.wanted) o.next.files[w.rel] = { sha256: sha256(w.content) };
+  for (const rel of o.stale) {
+    const abs = path.resolve(o.base, rel);
+    const cur = await readText(abs);
+    if (cur !== undefined && hasMarker(cur) && sha256(cur) === o.old?.files[rel]?.sha256) {
+      await fs.rm(abs);
+      r.out(`removed ${rel} (no longer part of the pack)`);
+    }
+    delete o.next.files[rel];
+  }
+}

@@ -1,0 +1,13 @@
+/** The server's tool names (SPEC 5), for the code that writes about them: the generator and the demo. */
+export const TOOL_NAMES = [
+  'start_run',
+  'start_thread',
+  'fetch_source',
+  'check_drift',
+  'record_round',
+  'thread_status',
+  'complete_thread',
+  'record_critique',
+  'verify_report',
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
