@@ -1,41 +1,18 @@
 // The installer owns entries, not files: whatever the user had before install is there after it, and
 // after uninstall every file is back to its exact bytes (or gone, when install created it).
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findPackRoot, runInstall } from '../../src/cli/install.js';
 import { MARKER } from '../../src/cli/targets/owned-files.js';
+import { cleanTempDirsAfterEach, snapshot, tmp } from '../helpers/tree.js';
 
 const PACK = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const SERVER = path.join(PACK, 'dist', 'server.js');
 
-const made: string[] = [];
-function tmp(prefix: string): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+cleanTempDirsAfterEach();
 
-/** Every file under `dir` with its bytes, so a whole tree can be compared before and after. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const name of readdirSync(path.join(dir, rel)).sort()) {
-      const r = path.join(rel, name);
-      if (statSync(path.join(dir, r)).isDirectory()) {
-        out[`${r}/`] = '';
-        walk(r);
-      } else out[r] = readFileSync(path.join(dir, r), 'latin1');
-    }
-  };
-  walk('');
-  return out;
-}
 
 interface Run {
   code: number;

@@ -1,43 +1,21 @@
 // install/uninstall --target gemini|codex|opencode in a temp HOME and project: the CLI's files and one server
 // entry go in, and uninstall leaves every other byte of the user's config as it was.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc } from 'jsonc-parser';
 import matter from 'gray-matter';
 import { parse as parseToml } from 'smol-toml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInstall } from '../../src/cli/install.js';
 import { MARKER } from '../../src/cli/targets/owned-files.js';
+import { cleanTempDirsAfterEach, snapshot, tmp } from '../helpers/tree.js';
 
 const PACK = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER = path.join(PACK, 'dist', 'server.js');
 
-const made: string[] = [];
-function tmp(prefix: string): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+cleanTempDirsAfterEach();
 
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (rel: string) => {
-    for (const name of readdirSync(path.join(dir, rel)).sort()) {
-      const r = path.join(rel, name);
-      if (statSync(path.join(dir, r)).isDirectory()) {
-        out[`${r}/`] = '';
-        walk(r);
-      } else out[r] = readFileSync(path.join(dir, r), 'latin1');
-    }
-  };
-  walk('');
-  return out;
-}
 
 async function run(argv: string[], home: string, vars: Record<string, string | undefined> = {}) {
   const out: string[] = [];
