@@ -58,7 +58,9 @@ export function plainTextProjection(markdown: string): string {
 
   s = s.replace(/<((?:https?|ftp):\/\/[^\s<>]+|mailto:[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/gi, '$1');
   s = s.replace(/<!--[\s\S]*?-->/g, ' ');
-  s = s.replace(/<\/?([a-z][a-z0-9-]*)\b[^<>]*>/gi, (_, tag: string) => (INLINE_TAGS.has(tag.toLowerCase()) ? '' : ' '));
+  // A tag never spans lines here: turndown writes raw HTML on one line, and a literal "<coroutine object…\>"
+  // in prose must not swallow everything up to the next ">" (a blockquote marker hundreds of lines on).
+  s = s.replace(/<\/?([a-z][a-z0-9-]*)\b[^<>\n]*>/gi, (_, tag: string) => (INLINE_TAGS.has(tag.toLowerCase()) ? '' : ' '));
   s = decodeEntities(s);
 
   s = s.replace(/^ {0,3}(?:```|~~~).*$/gm, '');

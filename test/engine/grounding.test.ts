@@ -88,6 +88,21 @@ describe('quoteFound', () => {
     expect(quoteFound(String.raw`p < 0.05\* in both`, page)).toBe(true);
   });
 
+  it('keeps text after a literal "<name …\\>" in prose (a real asyncio page lost 280 lines to it)', () => {
+    // Shape of docs.python.org's asyncio-task page as turndown stores it: an escaped ">" closes the
+    // would-be tag, and the next ">" is a blockquote marker far below.
+    const page = [
+      String.raw`>>> main()`,
+      String.raw`<coroutine object main at 0x1053bb7c8\>`,
+      '',
+      'Save a reference to the result of this function. The event loop only keeps weak references to tasks.',
+      '',
+      '> New in version 3.11.',
+    ].join('\n');
+    expect(quoteFound('The event loop only keeps weak references to tasks.', page)).toBe(true);
+    expect(quoteFound('<b>bold</b> stays a tag', '<b>bold</b> stays a tag')).toBe(true);
+  });
+
   it('agrees with the precomputed form', () => {
     const projected = projectForMatching(md);
     expect(quoteFoundIn('smith et al. showed', projected)).toBe(true);
