@@ -21,7 +21,7 @@ export interface Extracted {
   markdown: string;
   /** True unless Readability's article (or a text/markdown passthrough) was used. */
   usedFallback: boolean;
-  method: 'readability' | 'body' | 'text' | 'passthrough';
+  method: 'readability' | 'main' | 'body' | 'text' | 'passthrough';
 }
 
 /** Deeper trees skip Readability and turndown; real pages in both benchmark corpora stay under 60. */
@@ -190,6 +190,11 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
   const title = clean(article?.title) || fallbackTitle;
   if (article?.content) {
     const content = article.content as DomElement;
+    const main = mainLandmarkIfRicher(html, textLength(content));
+    if (main) {
+      const markdown = toMarkdown(main, base, pageHref);
+      if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'main' };
+    }
     const markdown = toMarkdown(content, base, pageHref);
     if (markdown !== undefined) return { title, markdown, usedFallback: false, method: 'readability' };
     return { title, markdown: plainText(content), usedFallback: true, method: 'text' };
@@ -203,6 +208,29 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
   const markdown = toMarkdown(freshRoot, base, pageHref);
   if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'body' };
   return { title, markdown: plainText(freshRoot), usedFallback: true, method: 'text' };
+}
+
+// Below this many characters an article may be Readability's pick of a footer on a page that is mostly a
+// list of links (Sphinx index pages such as docs.python.org's concurrency.html).
+const SHORT_ARTICLE_CHARS = 1500;
+
+/**
+ * The page's one main landmark (`<main>`, `role="main"`), when Readability's article is short and the
+ * landmark holds at least twice its text: Readability scores link-dense regions down and can keep the
+ * footer instead. Parsed afresh because Readability has edited the document.
+ */
+function mainLandmarkIfRicher(html: string, articleChars: number): DomElement | undefined {
+  if (articleChars >= SHORT_ARTICLE_CHARS || !/<main[\s>]|role=["']?main/i.test(html)) return undefined;
+  const root = parseDocument(html).body;
+  const found = root ? Array.from(root.querySelectorAll('main, [role="main"]')) : [];
+  if (found.length !== 1) return undefined;
+  const main = found[0] as DomElement;
+  for (const el of Array.from(main.querySelectorAll(BODY_NOISE))) el.remove();
+  return textLength(main) >= 2 * Math.max(articleChars, 1) ? main : undefined;
+}
+
+function textLength(el: DomElement): number {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
 /**

@@ -50,6 +50,30 @@ describe('extractReadable', () => {
     expect(r.markdown).toBe('[![Alpha](https://example.org/a.png)](https://example.org/a)');
   });
 
+  it('takes the main landmark when Readability keeps a footer of a link-list page (docs.python.org concurrency.html)', () => {
+    // The shape of a Sphinx index page: one sentence, then a table of contents of links; a prose footer.
+    const fns = (m: number) =>
+      Array.from({ length: 12 }, (_, i) => `<li class="toctree-l2"><a class="reference internal" href="m${m}.html#f${i}"><code><span class="pre">func_${i}()</span></code></a></li>`).join('');
+    const toc = Array.from({ length: 8 }, (_, m) => `<li class="toctree-l1"><a class="reference internal" href="m${m}.html"><code>mod${m}</code> — module ${m}</a><ul>${fns(m)}</ul></li>`).join('');
+    const page = html(
+      `<div class="related" role="navigation"><ul><li><a href="/">Index</a></li></ul></div>
+       <div class="document"><div class="documentwrapper"><div class="bodywrapper"><div class="body" role="main"><section id="c">
+       <h1>Concurrent Execution</h1>
+       <p>The appropriate choice of tool will depend on the task to be executed (CPU bound vs IO bound).</p>
+       <div class="toctree-wrapper compound"><ul>${toc}</ul></div></section></div></div></div></div>
+       <div class="footer">&copy; <a href="/copyright.html">Copyright</a> 2001-2026, Python Software Foundation.<br />
+       This page is licensed under the Python Software Foundation License Version 2.<br />
+       Examples, recipes, and other code in the documentation are additionally licensed under the Zero Clause BSD License.<br />
+       See <a href="/license.html">History and License</a> for more information.<br /><br />
+       The Python Software Foundation is a non-profit corporation. <a href="https://www.python.org/psf/donations/">Please donate.</a></div>`,
+    );
+    const r = extractReadable(page, 'text/html', URL_);
+    expect(r.method).toBe('main');
+    expect(r.markdown).toContain('The appropriate choice of tool will depend on the task');
+    expect(r.markdown).toContain('[`func_3()`](https://example.org/articles/m2.html#f3)');
+    expect(r.markdown).not.toContain('Please donate');
+  });
+
   it('takes the title from <title>, else the first heading, else the URL', () => {
     expect(extractReadable(html('<p>x</p>', '<title>From title</title>'), 'text/html', URL_).title).toBe('From title');
     expect(extractReadable(html('<h2>From heading</h2><p>x</p>'), 'text/html', URL_).title).toBe('From heading');
