@@ -1,6 +1,7 @@
 import type { CompletionReason } from '../engine/types.js';
 import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.js';
 import { subjectKeyFinding, subQuestionKeyFinding } from '../engine/key-findings.js';
+import { normalizeFactText } from '../engine/facts.js';
 import { cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from './frontmatter.js';
 import { microReportName } from './micro-report.js';
@@ -58,13 +59,23 @@ export function renderCompletionReport(
       rounds: e.rounds.sort((a, b) => a - b).join(', '),
       value: sourceValue(e.grounded),
     }));
-  const grounded = state.facts.filter((f) => f.grounded);
-  const factView = (f: StoredFact) => ({
+  // A fact restated by a later round (a confirming one) is listed once, with every round that found it.
+  const grounded: (StoredFact & { rounds: number[] })[] = [];
+  for (const f of state.facts) {
+    if (!f.grounded) continue;
+    const same = grounded.find((g) => g.canonical_key === f.canonical_key && normalizeFactText(g.fact) === normalizeFactText(f.fact));
+    if (!same) grounded.push({ ...f, rounds: [f.round] });
+    else {
+      if (!same.rounds.includes(f.round)) same.rounds.push(f.round);
+      same.sub_questions = [...new Set([...same.sub_questions, ...f.sub_questions])];
+    }
+  }
+  const factView = (f: StoredFact & { rounds: number[] }) => ({
     fact: inline(f.fact),
     quote: inline(f.quote),
     source: sourceLink(f.source_id, f.url),
     confidence: f.confidence,
-    round: f.round,
+    rounds: `${f.rounds.length === 1 ? 'round' : 'rounds'} ${f.rounds.join(', ')}`,
   });
   const unlinked = grounded.filter((f) => f.sub_questions.length === 0);
   const factGroups = [

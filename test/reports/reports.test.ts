@@ -66,6 +66,7 @@ function state(): ThreadState {
     fact({ fact: 'The UK pilot involved 61 companies.', quote: '61 companies took | part', sub_questions: ['SQ-1'] }),
     fact({ fact: 'Revenue stayed about the same, up 1.4%.', quote: 'rising by 1.4 percent', sub_questions: ['SQ-2'] }),
     fact({ fact: 'Odd page fact.', url: 'https://example.org/a(b)|c', canonical_key: 'example.org/a(b)|c', source_id: 'S2', source_title: 'A', quote: 'odd' }),
+    fact({ fact: 'Revenue stayed about the same, up 1.4%', round: 2, is_new: false, quote: 'rising by 1.4 percent', sub_questions: ['SQ-2'] }),
     fact({ fact: 'Revenue fell in one firm.', confidence: 'UNVERIFIED', grounded: false, sub_questions: ['SQ-2'] }),
   ];
   s.subjects = s.subjects.map((x) => (x.name === 'Gothenburg' ? { ...x, rounds: 1, status: 'COVERED', evidence: '3 facts in round 1' } : x));
@@ -97,7 +98,7 @@ describe('completion report', () => {
 
   it('key findings answer their own sub-question, from grounded facts only', () => {
     expect(text).toContain('| SQ-1 | How many companies took part? | OPEN | — | The UK pilot involved 61 companies. [S5] |');
-    expect(text).toContain('| SQ-2 | What happened to company revenue? | OPEN | — | Revenue stayed about the same, up 1.4%. [S5] |');
+    expect(text).toContain('| SQ-2 | What happened to company revenue? | OPEN | — | Revenue stayed about the same, up 1.4% [S5] |');
   });
 
   it("credits a subject only with a fact that names it, never with the round's count", () => {
@@ -106,21 +107,21 @@ describe('completion report', () => {
     expect(text).not.toContain('facts in round');
   });
 
-  it('lists every grounded fact under its sub-question with quote and source id', () => {
+  it('lists every grounded fact under its sub-question with quote and source id, a restated one once', () => {
     const facts = text.slice(text.indexOf('## Facts\n'), text.indexOf('## All Sources Consulted'));
     expect(facts).toBe(
       [
         '## Facts',
         '',
-        '### SQ-1: How many companies took part?',
+        '**SQ-1: How many companies took part?**',
         '',
         '- The UK pilot involved 61 companies. "61 companies took | part" [S5](https://example.org/uk) (PLAUSIBLE, round 1)',
         '',
-        '### SQ-2: What happened to company revenue?',
+        '**SQ-2: What happened to company revenue?**',
         '',
-        '- Revenue stayed about the same, up 1.4%. "rising by 1.4 percent" [S5](https://example.org/uk) (PLAUSIBLE, round 1)',
+        '- Revenue stayed about the same, up 1.4%. "rising by 1.4 percent" [S5](https://example.org/uk) (PLAUSIBLE, rounds 1, 2)',
         '',
-        '### Not linked to a sub-question',
+        '**Not linked to a sub-question**',
         '',
         '- Odd page fact. "odd" [S2](https://example.org/a%28b%29%7Cc) (PLAUSIBLE, round 1)',
         '',
@@ -133,7 +134,7 @@ describe('completion report', () => {
     expect(text).toContain('| Source | URL | Source Title | Rounds Used In | Value |');
     const rows = text.split('\n').filter((l) => /^\| S\d+ \|/.test(l));
     expect(rows.map((r) => r.split(' | ')[0])).toEqual(['| S2', '| S5']);
-    expect(rows[1]).toBe('| S5 | https://example.org/uk | UK pilot | 1 | MEDIUM |');
+    expect(rows[1]).toBe('| S5 | https://example.org/uk | UK pilot | 1, 2 | HIGH |');
     expect(lintArtifact('thread-completion-trials-abc123.md', text)).toEqual([]);
   });
 });
