@@ -6,7 +6,8 @@
 // every file; the pages come from a local fixture web (demo/web/pages, written for this replay).
 //
 // Options: --port <n> (fixture web port, default 4599 or $DEEP_RESEARCH_DEMO_PORT; the committed example's
-// URLs use 4599), --live-clock (real timestamps instead of the fixed replay clock).
+// URLs use 4599), --live-clock (real timestamps instead of the fixed replay clock), --out <dir> (the
+// artifacts root; default demo/output/, replaced on each run).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,19 +26,32 @@ export interface Options {
   port: number;
   liveClock: boolean;
   cwd: string;
+  /** The artifacts root the run is written under; <cwd>/artifacts when absent. */
+  out?: string;
+  /** Empty `out` first, so a rerun replaces the previous replay instead of adding a run beside it. */
+  replace?: boolean;
   /** The bundled server to spawn; dist/server.js of this clone by default. */
   serverJs?: string;
 }
 
+/** Where `npm run demo` writes: ignored by git, and replaced on every run, so reruns leave the tree clean. */
+export const DEMO_OUT = path.join(REPO_ROOT, 'demo', 'output');
+
 export function parseArgs(argv: string[]): Options {
-  const o: Options = { port: Number(process.env.DEEP_RESEARCH_DEMO_PORT ?? DEFAULT_PORT), liveClock: false, cwd: process.cwd() };
+  const o: Options = { port: Number(process.env.DEEP_RESEARCH_DEMO_PORT ?? DEFAULT_PORT), liveClock: false, cwd: process.cwd(), out: DEMO_OUT, replace: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--port') o.port = Number(argv[++i]);
     else if (a.startsWith('--port=')) o.port = Number(a.slice(7));
-    else if (a === '--live-clock') o.liveClock = true;
+    else if (a === '--out' || a.startsWith('--out=')) {
+      const dir = a === '--out' ? argv[++i] : a.slice(6);
+      if (!dir) throw new Error('--out needs a folder, e.g. --out artifacts');
+      // A folder the user names is never emptied: the run is added beside what is there.
+      o.out = path.resolve(o.cwd, dir);
+      o.replace = false;
+    } else if (a === '--live-clock') o.liveClock = true;
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: npm run demo [-- --port <n>] [-- --live-clock]\n');
+      process.stdout.write('usage: npm run demo [-- --port <n>] [-- --live-clock] [-- --out <artifacts-root>]\n');
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -70,6 +84,10 @@ export async function runDemo(o: Options): Promise<DemoResult> {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   env.DEEP_RESEARCH_ALLOW_HOSTS = web.allowHost;
   env.DEEP_RESEARCH_LOG = 'off';
+  if (o.out !== undefined) {
+    if (o.replace) fs.rmSync(o.out, { recursive: true, force: true });
+    env.DEEP_RESEARCH_ARTIFACTS = o.out;
+  }
   if (!o.liveClock) env.DEEP_RESEARCH_FIXED_TIME = REPLAY_CLOCK;
   const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs], cwd: o.cwd, env, stderr: 'pipe' });
   let stderr = '';

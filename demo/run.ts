@@ -31,6 +31,10 @@ async function main() {
     `Time: ${(r.ms / 1000).toFixed(1)} s`,
     '',
     r.final,
+    '',
+    `The run is in ${rel}/${o.replace ? ' (ignored by git; the next `npm run demo` replaces it)' : ''}.`,
+    `Open first: ${rel}/report.md (the answer; every citation checked). Then, in the same folder: thread-completion-*.md (why each`,
+    'thread stopped, its facts with their quotes), micro-report-*.md (one per round) and critique.md.',
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   if (!r.verify.ok) process.exitCode = 1;

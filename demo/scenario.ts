@@ -60,14 +60,14 @@ export const fourDayWeek: Scenario = {
         {
           fact: 'Iceland ran two large shorter-week trials between 2015 and 2019.',
           quote: 'Between 2015 and 2019, Reykjavik City Council and the national government of Iceland ran two large trials of a shorter working week',
-          topics: ['t-iceland'],
+          topics: ['t-iceland-scope'],
           confidence: 'PLAUSIBLE',
           confirmsKnown: true,
         },
         {
           fact: "Iceland's trials covered more than 2,500 public-sector workers.",
           quote: 'The trials covered more than 2,500 public-sector workers',
-          topics: ['t-iceland'],
+          topics: ['t-iceland-scope'],
           confidence: 'PLAUSIBLE',
         },
         {
@@ -112,7 +112,7 @@ export const fourDayWeek: Scenario = {
         {
           fact: 'The 2022 UK pilot involved 61 companies and about 2,900 employees.',
           quote: '61 companies in the UK took part in a coordinated four-day week pilot, covering around 2,900 employees',
-          topics: ['t-uk'],
+          topics: ['t-uk-scope'],
           confidence: 'PLAUSIBLE',
         },
         {
@@ -124,7 +124,7 @@ export const fourDayWeek: Scenario = {
         {
           fact: '56 of the 61 UK pilot companies kept the four-day week afterwards.',
           quote: '56 continued with a four-day week after the pilot ended',
-          topics: ['t-uk'],
+          topics: ['t-uk-adoption'],
           confidence: 'PLAUSIBLE',
         },
       ],
@@ -152,7 +152,7 @@ export const fourDayWeek: Scenario = {
         {
           fact: "Utah's energy savings were smaller than projected.",
           quote: 'Energy savings turned out smaller than the state had projected',
-          topics: ['t-reversed'],
+          topics: ['t-utah-energy'],
           confidence: 'PLAUSIBLE',
         },
       ],

@@ -2,12 +2,15 @@
 // The deep-research command line: verify and lint a run folder (for CI gates), install the commands.
 import { runLint } from './cli/lint.js';
 import { runVerify } from './cli/verify.js';
+import { VERSION } from './version.js';
 
 const USAGE = `usage:
   deep-research verify <run-dir>          check report.md's citations and quotes against stored sources
-  deep-research lint <run-dir>            check micro-reports and completion reports against the spec
+  deep-research lint <run-dir | runs-dir> check micro-reports and completion reports against the spec
+                                          (given artifacts/, every run in it)
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
-  deep-research uninstall [--target ...] (--project <dir> | --user)`;
+  deep-research uninstall [--target ...] (--project <dir> | --user)
+  deep-research --version`;
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -21,6 +24,11 @@ async function main(argv: string[]): Promise<number> {
       const { runInstall } = await import('./cli/install.js');
       return runInstall(argv);
     }
+    case '--version':
+    case '-v':
+    case 'version':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
     case undefined:
     case '-h':
     case '--help':
@@ -33,4 +41,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  // A person reads this: one line, never a stack trace.
+  process.stderr.write(`deep-research: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}

@@ -1,10 +1,11 @@
+import { VERSION } from './version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createContext, type ContextOptions } from './tools/context.js';
 import { registerTools } from './tools/index.js';
 import { setLogging } from './log.js';
 
 export const SERVER_NAME = 'deep-research';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = VERSION;
 
 export function createServer(options: ContextOptions = {}): McpServer {
   const server = new McpServer(

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Harness } from './helpers/mcp.js';
+import { connect, tempDir, type Harness } from './helpers/mcp.js';
 import { brief, PAGE, QUESTION, seedSource } from './helpers/fixtures.js';
 
 const CLI = path.resolve('dist/cli.js');
@@ -52,8 +52,52 @@ describe('deep-research CLI', () => {
     const bad = cli('lint', runDir);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain('missing section "## Saturation Assessment"');
-    expect(bad.stdout).toContain('fact row has no URL');
+    expect(bad.stdout).toContain('fact row has no source linked to its URL');
     fs.writeFileSync(path.join(runDir, file), text);
+  });
+
+  it('lint given the folder of runs (the CI line `lint artifacts`) lints every run in it', () => {
+    const ok = cli('lint', h.root);
+    expect(ok.stdout).toBe('lint: ok (1 run, 2 files)\n');
+    expect(ok.status).toBe(0);
+    const file = fs.readdirSync(runDir).find((f) => f.startsWith('thread-completion-'))!;
+    const text = fs.readFileSync(path.join(runDir, file), 'utf8');
+    fs.writeFileSync(path.join(runDir, file), text.replace('## Facts\n', '## Fact list\n'));
+    const bad = cli('lint', h.root);
+    fs.writeFileSync(path.join(runDir, file), text);
+    expect(bad.status).toBe(1);
+    expect(bad.stdout).toContain(`${path.join(runDir, file)}:1: missing section "## Facts"`);
+    expect(bad.stdout).toContain('lint: 1 problem in 1 run, 2 files');
+  });
+
+  it('lint and verify answer a path that holds no run with one line for a person and exit 2', () => {
+    const empty = tempDir('dr-empty-');
+    const report = path.join(runDir, 'report.md');
+    fs.writeFileSync(report, '# T\n');
+    const cases: [string[], RegExp][] = [
+      [['lint', empty], /^lint: .* holds no run \(no state\/run\.json in it or in its folders\)/],
+      [['lint', report], /^lint: .*report\.md is a file, not a run folder; give the folder that holds it: /],
+      [['lint', path.join(empty, 'nope')], /^lint: .*nope does not exist/],
+      [['verify', report], /^verify: .*report\.md is a file, not a run folder; give the folder that holds it: /],
+      [['verify', h.root], /^verify: .* is not a run folder but holds one; give that: /],
+      [['lint', runDir, 'extra'], /^lint: takes one path; remove "extra"$/],
+      [['verify', runDir, 'report.md', 'extra'], /^verify: takes at most 2 arguments; remove "extra"$/],
+      [['lint', '--fix', runDir], /^lint: unknown option --fix$/],
+    ];
+    for (const [args, want] of cases) {
+      const r = cli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr.trimEnd()).toMatch(want);
+    }
+    fs.rmSync(empty, { recursive: true });
+  });
+
+  it('--version prints the package version', () => {
+    const r = cli('--version');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${JSON.parse(fs.readFileSync('package.json', 'utf8')).version}\n`);
   });
 
   it('explains its usage and refuses a folder that is not a run', () => {

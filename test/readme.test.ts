@@ -11,6 +11,16 @@ describe('README', () => {
     expect(lines.slice(code, code + 3).some((l) => /^npm test\b/.test(l.trim()))).toBe(true);
   });
 
+  it('tells a new user the Node version, how long things take, the demo port and what not to commit', () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const engines = JSON.parse(fs.readFileSync('package.json', 'utf8')).engines.node as string;
+    expect(engines).toBe('>=20');
+    expect(readme).toContain('Needs Node 20 or later.');
+    expect(readme).toMatch(/`npm ci` takes well under a minute.*`npm run demo` a few seconds, `npm test` about \d+ minutes/s);
+    expect(readme).toContain('npm run demo -- --port 4600');
+    expect(readme).toMatch(/`install --project` writes `\.mcp\.json` with this clone's absolute path[^]*do not commit that entry/);
+  });
+
   it('has a tool table generated from the live tool list', async () => {
     const readme = fs.readFileSync('README.md', 'utf8');
     expect(spliceReadme(readme, await toolTable())).toBe(readme);

@@ -102,7 +102,7 @@ export function parseCompletion(raw: string): CompletionView {
     const c = cells(line);
     if (section === 'Sub-Question Status' && c[0] !== 'ID' && c.length >= 4) {
       view.subQuestions.push({ id: c[0]!, question: c[1]!, status: c[2]!, confidence: c[3]! });
-    } else if (section === 'All Sources Consulted' && c[0] !== '#' && c.length >= 5) {
+    } else if (section === 'All Sources Consulted' && c[0] !== 'Source' && c.length >= 5) {
       view.sources.push({ url: c[1]!, title: c[2]!, value: c[4]! });
     }
   }

@@ -7,6 +7,8 @@ import { buildQuery, keyTerms } from './query.js';
 import { normaliseForMatch, parseReply, type Reply } from './reply.js';
 import { pageFor, search, topicOf, type Scenario } from './scenario.js';
 import { calls, mcp, read, type CallResult, type Policy } from './types.js';
+import { plural } from '../../src/plural.js';
+import { namesSubject } from '../../src/engine/key-findings.js';
 
 export interface InvestigatorTask {
   thread: string;
@@ -201,10 +203,10 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
       urls_visited: visited,
       facts,
       summary:
-        `Round ${next.round} (${next.phase}): read ${visited.length} page(s), extracted ${facts.length} fact(s).` +
+        `Round ${next.round} (${next.phase}): read ${plural(visited.length, 'page')}, extracted ${plural(facts.length, 'fact')}.` +
         (drifted.length ? ` Drifted, no facts taken: ${drifted.join(', ')}.` : '') +
         (failed.length ? ` Could not read: ${failed.length}.` : ''),
-      ...(subject ? { targeted_subjects: [subject], subject_updates: [{ name: subject, status: facts.length ? 'COVERED' : 'PARTIAL', evidence: `${facts.length} fact(s) in round ${next.round}` }] } : {}),
+      ...(subject ? { targeted_subjects: [subject], subject_updates: [subjectUpdate(subject, facts)] } : {}),
       ...(supported.size
         ? { sub_question_updates: [...supported].map(([id, key_finding]) => ({ id, status: 'ANSWERED', key_finding })) }
         : {}),
@@ -272,4 +274,10 @@ function pickQuestion(open: { id: string; question: string }[], subject: string 
     }
   }
   return best;
+}
+
+/** A careful reader credits a subject only with the facts about it, and names one as the evidence. */
+function subjectUpdate(subject: string, facts: Record<string, unknown>[]): { name: string; status: 'COVERED' | 'PARTIAL'; evidence?: string } {
+  const about = facts.map((f) => f.fact as string).filter((text) => namesSubject(subject, text));
+  return about.length > 0 ? { name: subject, status: 'COVERED', evidence: about[0]! } : { name: subject, status: 'PARTIAL' };
 }

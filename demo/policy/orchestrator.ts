@@ -10,6 +10,7 @@ import { normaliseForMatch, parseReply } from './reply.js';
 import { parseRefutations, refuterPrompt, type Claim } from './refuter.js';
 import { pageFor, type BriefThread, type Depth, type Scenario, type Variation } from './scenario.js';
 import { calls, callsSaying, mcp, read, write, type Call, type CallResult, type HostInfo, type Observation, type Policy, type Step } from './types.js';
+import { plural } from '../../src/plural.js';
 
 export interface OrchestratorEnv {
   scenario: Scenario;
@@ -312,7 +313,7 @@ function* runAgents(agentCalls: Call[]): Generator<Step, string[], Observation> 
     if (call.tool === 'agent' && !r.isError && BACKGROUND.test(r.text)) pending.set(i, call.description);
   });
   for (let guard = 0; pending.size > 0 && guard < 20; guard++) {
-    const woke = yield { kind: 'wait', say: `Waiting for ${pending.size} subagent(s): ${[...pending.values()].join(', ')}.` };
+    const woke = yield { kind: 'wait', say: `Waiting for ${plural(pending.size, 'subagent')}: ${[...pending.values()].join(', ')}.` };
     if (typeof woke !== 'string') continue;
     for (const n of woke.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)) {
       const block = n[1]!;
@@ -417,10 +418,10 @@ function composeReport(x: ComposeInput): string {
     `Threads: ${x.views.length} (${x.views.filter((v) => v.thread.startsWith('Critic ')).length} opened by the critic). Rounds: ${rounds}. Sources read: ${read_}, of which ${usable.length} are cited.`,
     '',
   );
-  for (const v of x.views) lines.push(`- ${v.thread}: ${v.roundsExecuted} round(s), stopped with ${v.convergenceReason}.`);
+  for (const v of x.views) lines.push(`- ${v.thread}: ${plural(v.roundsExecuted, 'round')}, stopped with ${v.convergenceReason}.`);
   lines.push('');
-  lines.push(`Critique: ${x.criticRounds} round(s); ${x.cleanSignoffs} consecutive clean sign-off(s) at the end.`);
-  lines.push(`Verification: a fresh subagent checked ${x.checked} key claim(s) against the stored text; ${x.refuted.length} refuted.`);
+  lines.push(`Critique: ${plural(x.criticRounds, 'round')}; ${plural(x.cleanSignoffs, 'consecutive clean sign-off')} at the end.`);
+  lines.push(`Verification: a fresh subagent checked ${plural(x.checked, 'key claim')} against the stored text; ${x.refuted.length} refuted.`);
   if (x.degraded) lines.push('Degraded: yes — the answer rests on partial information.');
   for (const n of x.notes) lines.push(`Note: ${sanitise(n)}`);
   lines.push('This report was written by a scripted replay of the deep-research protocol, not by a language model.');

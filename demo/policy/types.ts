@@ -7,6 +7,7 @@
 // which facts a page holds, what the critic misses) from a scenario, and branches on the TEXT of every tool
 // reply. It tests plumbing and protocol, never an LLM's judgement.
 import { TOOL_NAMES } from '../../src/tools/names.js';
+import { plural } from '../../src/plural.js';
 
 export const SERVER_TOOLS = TOOL_NAMES;
 export type ServerTool = (typeof SERVER_TOOLS)[number];
@@ -50,7 +51,7 @@ export const write = (path: string, content: string): Call => ({ tool: 'write', 
 export function* calls(...cs: Call[]): Generator<Step, CallResult[], Observation> {
   const obs = yield { kind: 'calls', calls: cs };
   if (typeof obs === 'string' || obs.length !== cs.length) {
-    throw new PolicyError(`expected ${cs.length} tool result(s), the host answered ${typeof obs === 'string' ? 'a message' : obs.length}`);
+    throw new PolicyError(`expected ${plural(cs.length, 'tool result')}, the host answered ${typeof obs === 'string' ? 'a message' : obs.length}`);
   }
   return obs;
 }

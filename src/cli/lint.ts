@@ -1,22 +1,44 @@
-// `deep-research lint <run-dir>`: exit 1 when any report in the run folder breaks SPEC 6.
+// `deep-research lint <run-dir | folder of runs>`: exit 1 when any report breaks SPEC 6, 2 when the path
+// holds no run. Given artifacts/ (the natural CI line), it lints every run inside.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lintArtifact } from '../reports/lint.js';
+import { plural } from '../plural.js';
+import { isRunFolder, notARunFolder, positionals, runsIn } from './run-folder.js';
 
 export function runLint(args: string[]): number {
-  const dir = args[0];
-  if (!dir || !fs.existsSync(dir)) {
-    process.stderr.write('lint: give an existing run folder, e.g. artifacts/<run_id>\n');
-    return 2;
+  const parsed = positionals(args, 1);
+  if (typeof parsed === 'string') return refuse(parsed);
+  const given = parsed.positionals[0];
+  let runs: string[];
+  let folderOfRuns = false;
+  if (given !== undefined && fs.existsSync(given) && fs.statSync(given).isDirectory() && !isRunFolder(given)) {
+    runs = runsIn(given).map((r) => path.join(given, r));
+    folderOfRuns = true;
+    if (runs.length === 0) return refuse(`${given} holds no run (no state/run.json in it or in its folders); give a run folder, e.g. artifacts/<run_id>, or the folder of runs`);
+  } else {
+    const why = notARunFolder(given);
+    if (why !== undefined) return refuse(why);
+    runs = [given as string];
   }
-  const files = fs.readdirSync(dir).filter((f) => /^(micro-report|thread-completion)-.*\.md$/.test(f)).sort();
+  let files = 0;
   let count = 0;
-  for (const f of files) {
-    for (const p of lintArtifact(f, fs.readFileSync(path.join(dir, f), 'utf8'))) {
-      process.stdout.write(`${path.join(dir, p.file)}:${p.line}: ${p.message}\n`);
-      count += 1;
+  for (const dir of runs) {
+    const names = fs.readdirSync(dir).filter((f) => /^(micro-report|thread-completion)-.*\.md$/.test(f)).sort();
+    files += names.length;
+    for (const f of names) {
+      for (const p of lintArtifact(f, fs.readFileSync(path.join(dir, f), 'utf8'))) {
+        process.stdout.write(`${path.join(dir, p.file)}:${p.line}: ${p.message}\n`);
+        count += 1;
+      }
     }
   }
-  process.stdout.write(count === 0 ? `lint: ok (${files.length} files)\n` : `lint: ${count} problem(s) in ${files.length} files\n`);
+  const scope = !folderOfRuns ? plural(files, 'file') : `${plural(runs.length, 'run')}, ${plural(files, 'file')}`;
+  process.stdout.write(count === 0 ? `lint: ok (${scope})\n` : `lint: ${plural(count, 'problem')} in ${scope}\n`);
   return count === 0 ? 0 : 1;
+}
+
+function refuse(message: string): number {
+  process.stderr.write(`lint: ${message}\n`);
+  return 2;
 }

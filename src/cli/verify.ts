@@ -2,23 +2,32 @@
 import * as path from 'node:path';
 import { RunStore } from '../store/run-store.js';
 import { readFileSafe } from '../store/fs-safe.js';
+import { plural } from '../plural.js';
 import { verifyReportText } from '../reports/verify-report.js';
 import { collectSources } from '../tools/verify-report.js';
+import { notARunFolder, positionals } from './run-folder.js';
 
 export function openRun(runDir: string | undefined): { store: RunStore; runId: string } | string {
-  if (!runDir) return 'give the run folder, e.g. artifacts/<run_id>';
-  const abs = path.resolve(runDir);
+  const why = notARunFolder(runDir);
+  if (why !== undefined) return why;
+  const abs = path.resolve(runDir as string);
   const store = new RunStore(path.dirname(abs));
   const runId = path.basename(abs);
   try {
-    if (!store.exists(runId)) return `${runDir} is not a run folder (no state/run.json)`;
-  } catch (err) {
-    return (err as Error).message;
+    store.runDir(runId);
+  } catch {
+    return `${runDir} holds a run, but its folder name is not a run id; keep the name start_run gave it`;
   }
   return { store, runId };
 }
 
 export function runVerify(args: string[]): number {
+  const parsed = positionals(args, 2);
+  if (typeof parsed === 'string') {
+    process.stderr.write(`verify: ${parsed}\n`);
+    return 2;
+  }
+  args = parsed.positionals;
   const opened = openRun(args[0]);
   if (typeof opened === 'string') {
     process.stderr.write(`verify: ${opened}\n`);
@@ -28,11 +37,11 @@ export function runVerify(args: string[]): number {
   const file = path.join(store.runDir(runId), args[1] ?? 'report.md');
   const text = readFileSafe(file);
   if (text === undefined) {
-    process.stderr.write(`verify: no report at ${file}\n`);
+    process.stderr.write(`verify: no report at ${path.relative(process.cwd(), file)}\n`);
     return 1;
   }
   const problems = verifyReportText(text, collectSources(store, runId), { degraded: store.loadRun(runId).fetch.degraded });
   for (const p of problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
-  process.stdout.write(problems.length === 0 ? 'verify: ok\n' : `verify: ${problems.length} problem(s)\n`);
+  process.stdout.write(problems.length === 0 ? 'verify: ok\n' : `verify: ${plural(problems.length, 'problem')}\n`);
   return problems.length === 0 ? 0 : 1;
 }

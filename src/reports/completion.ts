@@ -1,6 +1,8 @@
 import type { CompletionReason } from '../engine/types.js';
-import type { ThreadGap, ThreadState } from '../engine/thread-state.js';
-import { cell, inline, render } from './render.js';
+import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.js';
+import { subjectKeyFinding, subQuestionKeyFinding } from '../engine/key-findings.js';
+import { normalizeFactText } from '../engine/facts.js';
+import { cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from './frontmatter.js';
 import { microReportName } from './micro-report.js';
 
@@ -46,16 +48,43 @@ export function renderCompletionReport(
     if (f.grounded) e.grounded += 1;
     if (!e.title && f.source_title) e.title = f.source_title;
   }
-  const sources = [...byKey.entries()].map(([key, e], i) => {
-    const stored = lookup(key);
-    return {
-      n: i + 1,
+  // Numbered by source id, as report.md cites them; pages never stored follow in order of first use.
+  const sources = [...byKey.entries()]
+    .map(([key, e], order) => ({ e, order, stored: lookup(key) }))
+    .sort((a, b) => idNumber(a.stored?.id) - idNumber(b.stored?.id) || a.order - b.order)
+    .map(({ e, stored }) => ({
+      id: cell(stored?.id),
       url: cell(e.url),
-      title: cell(stored ? `${stored.id} ${stored.title}` : e.title),
+      title: cell(stored ? stored.title : e.title),
       rounds: e.rounds.sort((a, b) => a - b).join(', '),
       value: sourceValue(e.grounded),
-    };
+    }));
+  // A fact restated by a later round (a confirming one) is listed once, with every round that found it.
+  const grounded: (StoredFact & { rounds: number[] })[] = [];
+  for (const f of state.facts) {
+    if (!f.grounded) continue;
+    const same = grounded.find((g) => g.canonical_key === f.canonical_key && normalizeFactText(g.fact) === normalizeFactText(f.fact));
+    if (!same) grounded.push({ ...f, rounds: [f.round] });
+    else {
+      if (!same.rounds.includes(f.round)) same.rounds.push(f.round);
+      same.sub_questions = [...new Set([...same.sub_questions, ...f.sub_questions])];
+    }
+  }
+  const factView = (f: StoredFact & { rounds: number[] }) => ({
+    fact: inline(f.fact),
+    quote: inline(f.quote),
+    source: sourceLink(f.source_id, f.url),
+    confidence: f.confidence,
+    rounds: `${f.rounds.length === 1 ? 'round' : 'rounds'} ${f.rounds.join(', ')}`,
   });
+  const unlinked = grounded.filter((f) => f.sub_questions.length === 0);
+  const factGroups = [
+    ...state.sub_questions.map((q) => ({
+      heading: `${inline(q.id)}: ${inline(q.question)}`,
+      facts: grounded.filter((f) => f.sub_questions.includes(q.id)).map(factView),
+    })),
+    ...(unlinked.length > 0 ? [{ heading: 'Not linked to a sub-question', facts: unlinked.map(factView) }] : []),
+  ];
   const open = state.contradictions.filter((c) => c.status === 'OPEN');
   const maxNew = Math.max(1, ...state.rounds.map((r) => r.new_facts));
 
@@ -72,9 +101,10 @@ export function renderCompletionReport(
       question: cell(q.question),
       status: q.status,
       confidence: cell(q.confidence),
-      key_finding: cell(q.key_finding),
+      key_finding: finding(subQuestionKeyFinding(q.id, state.facts)),
     })),
-    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, evidence: cell(s.evidence) })),
+    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts)) })),
+    fact_groups: factGroups,
     has_sources: sources.length > 0,
     sources,
     has_open_contradictions: open.length > 0,
@@ -115,4 +145,14 @@ export function renderCompletionReport(
     },
     body,
   );
+}
+
+/** A key finding cell: the fact and the source id that grounds it, or a dash when no grounded fact fits. */
+function finding(f: StoredFact | undefined): string {
+  return f ? cell(`${f.fact} [${f.source_id ?? 'not stored'}]`) : '—';
+}
+
+function idNumber(id: string | undefined): number {
+  const m = /^S(\d+)$/.exec(id ?? '');
+  return m ? Number(m[1]) : Number.MAX_SAFE_INTEGER;
 }

@@ -1,5 +1,5 @@
 // `deep-research lint`: every micro-report and completion report carries the frontmatter and sections
-// SPEC 6 requires, and every fact row has a URL.
+// SPEC 6 requires, and every fact row links its source to its URL.
 import { splitFrontmatter } from './frontmatter.js';
 import { COMPLETION_FIELDS, COMPLETION_SECTIONS, MICRO_REPORT_FIELDS, MICRO_REPORT_SECTIONS } from './spec-sections.js';
 
@@ -49,8 +49,8 @@ function lintDoc(file: string, text: string, fields: readonly string[], sections
       const l = lines[i] ?? '';
       if (!l.startsWith('|') || l.startsWith('| #') || l.startsWith('| ---')) continue;
       const cells = l.split(/(?<!\\)\|/).map((c) => c.trim());
-      const url = cells[4] ?? '';
-      if (!/^https?:\/\//.test(url)) problems.push({ file, line: i + 1, message: 'fact row has no URL' });
+      // Columns: #, Fact, Quote, Source ([S<n>](url)), Confidence, Notes.
+      if (!/^\[[^\]]+\]\(https?:\/\/[^)\s]+\)$/.test(cells[4] ?? '')) problems.push({ file, line: i + 1, message: 'fact row has no source linked to its URL' });
     }
   }
   return problems;

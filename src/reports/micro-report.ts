@@ -1,5 +1,5 @@
 import type { RoundRecord, ThreadState } from '../engine/thread-state.js';
-import { block, cell, inline, render } from './render.js';
+import { block, cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from './frontmatter.js';
 
 export function microReportName(slug: string, round: number): string {
@@ -21,8 +21,9 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     facts: facts.map((f, i) => ({
       n: i + 1,
       fact: cell(f.fact),
-      source: cell(f.source_id ? `${f.source_id} ${f.source_title ?? ''}`.trim() : f.source_title),
-      url: cell(f.url),
+      quote: f.quote?.trim() ? `"${cell(f.quote)}"` : '—',
+      // The id a report cites, linked to the page, so a reviewer can open the source from the table.
+      source: sourceLink(f.source_id, f.url),
       confidence: f.confidence,
       notes: cell([f.is_new ? 'new' : 'confirming', f.notes].filter(Boolean).join('; ')),
     })),
@@ -44,6 +45,7 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     plateau_level: `L${r.plateau_level}`,
     escape_strategy: r.escape_strategy,
     action: r.action,
+    stop: r.converged,
     phase_move: r.converged ? 'STOP' : r.next_phase === r.phase ? 'STAY' : 'ADVANCE',
     phase: r.phase,
     next_phase: r.next_phase,

@@ -74,3 +74,14 @@ export function block(value: string | undefined): string {
     .join('\n')
     .trim();
 }
+
+/**
+ * `[S3](url)`: a source id linked to its page, safe inside a table cell. The characters that would end the
+ * link or the cell are percent-encoded, which leaves the address the same page. Unstored pages say so.
+ */
+export function sourceLink(sourceId: string | undefined, url: string): string {
+  const href = url.replace(/[\s()<>|\\[\]]/gu, (c) =>
+    c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c),
+  );
+  return `[${sourceId ?? 'not stored'}](${href})`;
+}

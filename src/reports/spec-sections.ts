@@ -14,6 +14,7 @@ export const COMPLETION_FIELDS = ['thread', 'round_budget', 'rounds_executed', '
 export const COMPLETION_SECTIONS = [
   'Sub-Question Status',
   'Subject Coverage',
+  'Facts',
   'All Sources Consulted',
   'Open Contradictions',
   'Gaps Remaining',

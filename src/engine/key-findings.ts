@@ -1,0 +1,47 @@
+// Which fact a completion report shows as a Key Finding (SPEC 6): a grounded fact that answers the
+// sub-question, or that names the subject. Computed from state, so a caller's summary never stands in for
+// evidence and a fact about one subject is never shown as another's.
+import type { Confidence } from './types.js';
+import { isStopWord, terms } from './text.js';
+
+export interface FindingFact {
+  round: number;
+  fact: string;
+  confidence: Confidence;
+  grounded: boolean;
+  sub_questions: readonly string[];
+}
+
+const RANK: Record<Confidence, number> = { VERIFIED: 2, PLAUSIBLE: 1, UNVERIFIED: 0 };
+
+/** The best grounded fact linked to the sub-question: highest confidence first, then the latest. */
+export function subQuestionKeyFinding<F extends FindingFact>(id: string, facts: readonly F[]): F | undefined {
+  return best(facts, (f) => f.sub_questions.includes(id));
+}
+
+// A plural "trials" in a subject name still matches "trial" in a fact, and the reverse.
+const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
+/** A fact names a subject when every content word of the subject's name is a word of the fact. */
+export function namesSubject(subject: string, text: string): boolean {
+  const words = terms(subject).filter((t) => !isStopWord(t));
+  const wanted = (words.length > 0 ? words : terms(subject)).map(stem);
+  if (wanted.length === 0) return false;
+  const have = new Set(terms(text).map(stem));
+  return wanted.every((w) => have.has(w));
+}
+
+/** The best grounded fact that names the subject, ranked as for sub-questions. */
+export function subjectKeyFinding<F extends FindingFact>(subject: string, facts: readonly F[]): F | undefined {
+  return best(facts, (f) => namesSubject(subject, f.fact));
+}
+
+function best<F extends FindingFact>(facts: readonly F[], fits: (f: F) => boolean): F | undefined {
+  let top: F | undefined;
+  for (const f of facts) {
+    if (!f.grounded || !fits(f)) continue;
+    // Facts are in record order, so among equals the later one wins.
+    if (!top || RANK[f.confidence] > RANK[top.confidence] || (RANK[f.confidence] === RANK[top.confidence] && f.round >= top.round)) top = f;
+  }
+  return top;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { namesSubject, subjectKeyFinding, subQuestionKeyFinding, type FindingFact } from '../../src/engine/key-findings.js';
+
+const f = (fact: string, o: Partial<FindingFact> = {}): FindingFact => ({ round: 1, fact, confidence: 'PLAUSIBLE', grounded: true, sub_questions: ['SQ-1'], ...o });
+
+describe('sub-question key finding', () => {
+  it('takes a grounded fact linked to the sub-question, never the first fact of the thread', () => {
+    const facts = [f('61 companies took part.', { sub_questions: [] }), f('Revenue rose 1.4%.')];
+    expect(subQuestionKeyFinding('SQ-1', facts)?.fact).toBe('Revenue rose 1.4%.');
+  });
+  it('prefers higher confidence, then the latest', () => {
+    const facts = [f('a', { confidence: 'VERIFIED' }), f('b', { round: 2 }), f('c', { round: 3, confidence: 'VERIFIED' }), f('d', { round: 3 })];
+    expect(subQuestionKeyFinding('SQ-1', facts)?.fact).toBe('c');
+    expect(subQuestionKeyFinding('SQ-1', [f('a'), f('b', { round: 2 }), f('c', { round: 2 })])?.fact).toBe('c');
+  });
+  it('ignores ungrounded facts, UNVERIFIED included, and gives nothing without a grounded link', () => {
+    expect(subQuestionKeyFinding('SQ-1', [f('a', { grounded: false, confidence: 'VERIFIED' })])).toBeUndefined();
+    expect(subQuestionKeyFinding('SQ-2', [f('a')])).toBeUndefined();
+  });
+});
+
+describe('subject key finding', () => {
+  it('matches every content word of the subject, plural or not', () => {
+    expect(namesSubject('Iceland trials', 'Iceland ran two large shorter-week trials.')).toBe(true);
+    expect(namesSubject('Iceland trials', 'Workers in the Iceland trial reported less stress.')).toBe(true);
+    expect(namesSubject('UK pilot', 'The 2022 UK pilot involved 61 companies.')).toBe(true);
+    expect(namesSubject('Gothenburg', "Utah's four-day week ended in 2011.")).toBe(false);
+    expect(namesSubject('UK pilot', 'Ukraine piloted a scheme.')).toBe(false);
+  });
+  it('credits a subject only with a grounded fact about it', () => {
+    const facts = [f("Utah's week ended in 2011."), f('Gothenburg kept the six-hour day.', { grounded: false })];
+    expect(subjectKeyFinding('Gothenburg', facts)).toBeUndefined();
+    expect(subjectKeyFinding('Utah', facts)?.fact).toBe("Utah's week ended in 2011.");
+  });
+});
