@@ -14,7 +14,7 @@ import type {
   SubjectStatus,
   ThreadDefinition,
 } from './types.js';
-import { phaseOrder } from './phases.js';
+import { firstPhaseWithRounds, phaseAllowances, phaseOrder } from './phases.js';
 
 export interface SubQuestionState {
   id: string;
@@ -72,6 +72,11 @@ export interface RoundRecord {
   phase: Phase;
   urls: string[];
   keys: string[];
+  /** Canonical keys of the round's search results, when it sent them. */
+  result_keys?: string[];
+  /** Absent in rounds recorded before the overlap used search results: those compared urls_visited. */
+  overlap_on?: OverlapInput;
+  queries?: string[];
   summary: string;
   new_facts: number;
   confirming_facts: number;
@@ -95,6 +100,8 @@ export interface RoundRecord {
   forced_subject_next?: string;
   reformulate_from_next?: string;
 }
+
+export type OverlapInput = 'search_results' | 'urls_visited';
 
 export interface NextDirectives {
   forced_subject?: string;
@@ -143,7 +150,8 @@ export function newThreadState(i: {
   resultsPerRound: number;
 }): ThreadState {
   const order = phaseOrder(i.definition.source_strategy);
-  const first = order[0] ?? 'SURVEY';
+  // A phase the budget gives no round is skipped from the start (e.g. a short budget's EXTRACT).
+  const first = firstPhaseWithRounds(order, phaseAllowances(order, i.roundBudget));
   return {
     version: 1,
     name: i.definition.name,
