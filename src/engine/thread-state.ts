@@ -10,6 +10,7 @@ import type {
   Level,
   Phase,
   Saturation,
+  SourceHints,
   SubQuestionStatus,
   SubjectStatus,
   ThreadDefinition,
@@ -122,6 +123,8 @@ export interface ThreadState {
   slug: string;
   critic: boolean;
   definition: ThreadDefinition;
+  /** The brief's run-wide source hints, for phases the thread's own hints leave out. */
+  run_source_hints?: SourceHints;
   round_budget: number;
   results_per_round: number;
   phase_order: Phase[];
@@ -148,6 +151,7 @@ export function newThreadState(i: {
   critic: boolean;
   roundBudget: number;
   resultsPerRound: number;
+  runSourceHints?: SourceHints;
 }): ThreadState {
   const order = phaseOrder(i.definition.source_strategy);
   // A phase the budget gives no round is skipped from the start (e.g. a short budget's EXTRACT).
@@ -174,5 +178,6 @@ export function newThreadState(i: {
     contradictions: [],
     rounds: [],
     converged: false,
+    ...(i.runSourceHints && Object.keys(i.runSourceHints).length > 0 ? { run_source_hints: i.runSourceHints } : {}),
   };
 }
