@@ -51,8 +51,9 @@ export interface NextDefinition {
  * sub-question from its description. Subjects are the caller's to add: only it knows the entities.
  */
 export function nextDefinition(gap: Pick<CriticGap, 'description' | 'query'>, taken: readonly string[], criticIndex: number): NextDefinition {
-  const words = gap.query.trim().split(/\s+/).slice(0, 8).join(' ');
-  const base = `Critic ${criticIndex}: ${words}`.slice(0, 120).trim();
+  const query = gap.query.trim().replace(/\s+/g, ' ');
+  const words = query.length <= 100 ? query : query.slice(0, 100).replace(/\s+\S*$/, '');
+  const base = `Critic ${criticIndex}: ${words}`;
   let name = base;
   for (let n = 2; taken.includes(name); n++) name = `${base} (${n})`;
   return { name, sub_questions: [{ id: 'SQ-1', question: gap.description }], subjects: [] };

@@ -138,7 +138,7 @@ describe('threads: allowances, hints, overlap and the sub-question echo', () => 
   it('directives use the thread\'s source hints, else the run\'s, else the generic ones', async () => {
     h = await connect();
     const b = brief({ source_hints: { SURVEY: ['official documentation'], EXTRACT: ['API reference'] } });
-    b.threads[0]!.source_hints = { SURVEY: ['release notes'] } as never;
+    (b.threads[0] as Record<string, unknown>).source_hints = { SURVEY: ['release notes'] };
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: b, depth: 'deep' });
     const own = await h.ok('start_thread', { run_id, thread: T });
     expect(own.next.query_hints).toEqual(['release notes']);
