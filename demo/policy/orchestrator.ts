@@ -480,9 +480,10 @@ function sanitise(s: string): string {
 }
 
 /**
- * The orchestrator's answer to plan warnings (commands/deep-research.md step 3): a thread with more
- * subjects than rounds keeps the ones it can cover; phases that get no round leave its strategy.
- * Undefined when no warning asks for a change.
+ * The orchestrator's answer to plan warnings (commands/deep-research.md step 3): phases that get no round
+ * leave the thread's strategy. A subject warning is shown to the user and kept: merging or moving subjects
+ * is a judgement the scenario does not script, and dropping one would lose its round. Undefined when no
+ * warning asks for a change.
  */
 export function reviseForWarnings(threads: BriefThread[], warnings: string[]): BriefThread[] | undefined {
   let changed = false;
@@ -490,11 +491,6 @@ export function reviseForWarnings(threads: BriefThread[], warnings: string[]): B
     let next = t;
     for (const w of warnings) {
       if (!w.startsWith(`thread "${t.name}"`)) continue;
-      const subjects = /has \d+ subjects but (\d+) rounds? before/.exec(w);
-      if (subjects) {
-        next = { ...next, subjects: next.subjects.slice(0, Math.max(1, Number(subjects[1]))) };
-        changed = true;
-      }
       const skipped = /: ([A-Z, ]+) gets? no round/.exec(w);
       if (skipped) {
         const drop = skipped[1]!.split(', ');
