@@ -55,7 +55,9 @@ describe('dist/server.js over stdio', () => {
     expect(r1).toMatchObject({ action: 'STOP', convergence_reason: 'CRITERIA_MET' });
     const done = await call('complete_thread', { run_id: run.run_id, thread: 'Only' });
     expect(done.convergence_reason).toBe('CRITERIA_MET');
-    expect(fs.existsSync(path.join(root, done.path))).toBe(true);
+    // The artifacts root lies outside the server's working directory, so every path comes back absolute.
+    expect(path.isAbsolute(done.path) && fs.existsSync(done.path)).toBe(true);
+    expect(run.report_path).toBe(path.join(root, run.run_id, 'report.md'));
     await client.close();
   });
 

@@ -132,11 +132,15 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
     });
 
     // SEARCH (offline: the scenario's search engine; WebSearch is never called). Nothing found → one reformulation.
-    let urls = search(scenario, { name: task.thread, critic }, query, env.baseUrl).slice(0, perRound);
-    if (urls.length === 0) {
+    // Every URL the searches returned goes to record_round as search_results: the server's overlap input.
+    const earlierQueries: string[] = [];
+    let results = search(scenario, { name: task.thread, critic }, query, env.baseUrl);
+    if (results.length === 0) {
+      earlierQueries.push(query);
       query = buildQuery({ include, phase: next.phase, hints: [], reformulateFrom: query, escapeStrategy: 'query reformulation', ...(subject ? { subject } : {}) });
-      urls = search(scenario, { name: task.thread, critic }, query, env.baseUrl).slice(0, perRound);
+      results = search(scenario, { name: task.thread, critic }, query, env.baseUrl);
     }
+    const urls = results.slice(0, perRound);
 
     // READ through fetch_source; a refused fetch is skipped and left out of urls_visited.
     const fetched = urls.length ? yield* calls(...urls.map((url) => mcp('fetch_source', { run_id: task.runId, url, focus: next!.fetchPrompt || query }))) : [];
@@ -200,7 +204,9 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
       run_id: task.runId,
       thread: task.thread,
       query,
+      ...(earlierQueries.length ? { queries: earlierQueries } : {}),
       urls_visited: visited,
+      search_results: results,
       facts,
       summary:
         `Round ${next.round} (${next.phase}): read ${plural(visited.length, 'page')}, extracted ${plural(facts.length, 'fact')}.` +
@@ -223,8 +229,8 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
     const r = parseReply(recorded!.text);
     if (r.bool('degraded')) degraded = true;
     if (subject) rounds.set(subject, (rounds.get(subject) ?? 0) + 1);
-    // A sub-question counts as answered unless the server said it stays PARTIAL.
-    for (const id of supported.keys()) if (!r.list('warnings').some((w) => w.includes(id))) answered.add(id);
+    // The reply echoes what the server accepted for every sub-question.
+    for (const q of r.json<{ id: string; status: string }[]>('sub_questions') ?? []) if (q.status === 'ANSWERED') answered.add(q.id);
     for (const w of r.list('warnings')) notes.push(`round ${r.num('round')}: ${w}`);
     if (r.str('action') === 'STOP' || r.bool('converged') === true) break;
     next = directives(r);

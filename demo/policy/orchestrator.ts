@@ -93,8 +93,19 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     threads = n <= 1 ? threads.slice(-1) : [...threads.slice(0, n - 1), threads.at(-1)!];
   }
   if (!dry || dry.isError) return `start_run kept refusing the brief: ${dry?.text ?? ''}`;
-  const d = parseReply(dry.text);
-  const cost = `Plan: ${d.list('threads').join('; ')}. Budgets: ${d.num('budgets.rounds_per_thread')} rounds per thread, ${d.num('budgets.results_per_round')} results per round, ${d.num('budgets.critic_rounds')} critic rounds; at most ${d.num('max_fetches')} fetches.`;
+  let d = parseReply(dry.text);
+  // A warning that a subject or a phase would get no round revises the brief once, then the dry run repeats.
+  const revised = reviseForWarnings(threads, d.list('warnings'));
+  if (revised) {
+    threads = revised;
+    const [again] = yield* calls(mcp('start_run', { question: req.question, depth, brief: { ...scenario.brief, threads }, dry_run: true }));
+    if (again!.isError) return `start_run refused the revised brief: ${again!.text}`;
+    d = parseReply(again!.text);
+  }
+  const warnings = d.list('warnings');
+  const cost =
+    `Plan: ${d.list('threads').join('; ')}. Budgets: ${d.num('budgets.rounds_per_thread')} rounds per thread, ${d.num('budgets.results_per_round')} results per round, ${d.num('budgets.critic_rounds')} critic rounds; at most ${d.num('max_fetches')} fetches.` +
+    (warnings.length ? ` Plan warnings: ${warnings.join(' ')}` : '');
 
   // 4. Start (or resume) the run.
   const [startRes] = yield* callsSaying(cost, mcp('start_run', { question: req.question, depth, brief: { ...scenario.brief, threads }, ...(env.newRun ? { new: true } : {}) }));
@@ -103,8 +114,9 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
   const runId = s.str('run_id')!;
   const reportPath = s.str('report_path')!;
   const reportAbs = path.isAbsolute(reportPath) ? reportPath : path.join(host.cwd, reportPath);
-  const runFolder = path.dirname(reportAbs);
-  const artifactsRoot = path.dirname(runFolder);
+  // Every path in a reply has one base: the working directory, unless it is absolute.
+  const fromCwd = (p: string) => (path.isAbsolute(p) ? p : path.join(host.cwd, p));
+  const runFolder = fromCwd(s.str('run_dir') ?? path.dirname(reportPath));
   const perRound = s.num('budgets.results_per_round') ?? 3;
   const allThreads = s.list('threads');
   const briefNames = new Set(scenario.brief.threads.map((t) => t.name));
@@ -181,7 +193,7 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
   let cleanSignoffs = 0;
   for (let guard = 0; guard < 8; guard++) {
     const names = [...completion.keys()];
-    const files = yield* calls(...names.map((t) => read(path.join(artifactsRoot, completion.get(t)!))));
+    const files = yield* calls(...names.map((t) => read(fromCwd(completion.get(t)!))));
     views = files.filter((f) => !f.isError).map((f) => parseCompletion(f.text));
     const gaps = deriveGaps(views, briefNames, scenario);
     const material = gaps.filter((g) => g.material && !g.unanswerable);
@@ -201,15 +213,14 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     cleanSignoffs = c.num('clean_signoffs') ?? 0;
     openQuestions = c.list('open_questions');
     if (c.bool('stop') === true) break;
-    const target = c.str('next_target');
-    if (!target) continue;
-    const gap = gaps.find((g) => g.query === target);
-    if (!gap?.question) continue;
-    const name = `Critic ${views.filter((v) => !briefNames.has(v.thread)).length + 1}: ${gap.question}`.slice(0, 120);
-    const definition = { sub_questions: [{ id: 'SQ-1', question: gap.question }], subjects: [] as string[] };
+    // The server's ready start for the critic thread; subjects are the planner's to add (none here).
+    const name = c.str('next_definition.name');
+    const subQuestions = c.json<{ id: string; question: string }[]>('next_definition.sub_questions');
+    if (!name || !subQuestions?.length) continue;
+    const definition = { sub_questions: subQuestions, subjects: [] as string[] };
     const [opened] = yield* calls(mcp('start_thread', { run_id: runId, thread: name, definition }));
     if (opened!.isError) {
-      notes.push(`The critic thread for "${gap.question}" could not be opened: ${opened!.text}`);
+      notes.push(`The critic thread "${name}" could not be opened: ${opened!.text}`);
       break;
     }
     yield* dispatch([name], new Map([[name, definition]]));
@@ -357,7 +368,8 @@ function deriveGaps(views: CompletionView[], briefNames: Set<string>, scenario: 
       const unanswerable = triedByCritic.has(q.question);
       gaps.push({
         kind: /counter/i.test(v.thread) ? 'missing-counterarg' : 'unverified-claim',
-        description: `"${v.thread}" left ${q.id} ${q.status}: ${q.question}`,
+        // The open sub-question itself: record_critique turns the description into the next thread's sub-question.
+        description: q.question,
         query: q.question,
         priority: 10 - gaps.length,
         material: !unanswerable,
@@ -466,4 +478,29 @@ function sanitise(s: string): string {
     .replace(/https?:\/\/\S+/g, '(link removed)')
     .replace(/"/g, '')
     .trim();
+}
+
+/**
+ * The orchestrator's answer to plan warnings (commands/deep-research.md step 3): phases that get no round
+ * leave the thread's strategy. A subject warning is shown to the user and kept: merging or moving subjects
+ * is a judgement the scenario does not script, and dropping one would lose its round. Undefined when no
+ * warning asks for a change.
+ */
+export function reviseForWarnings(threads: BriefThread[], warnings: string[]): BriefThread[] | undefined {
+  let changed = false;
+  const out = threads.map((t) => {
+    let next = t;
+    for (const w of warnings) {
+      if (!w.startsWith(`thread "${t.name}"`)) continue;
+      const skipped = /: ([A-Z, ]+) gets? no round/.exec(w);
+      if (skipped) {
+        const drop = skipped[1]!.split(', ');
+        const order = next.source_strategy ?? ['SURVEY', 'EXTRACT', 'DIVERSIFY', 'VERIFY'];
+        next = { ...next, source_strategy: order.filter((p) => !drop.includes(p)) };
+        changed = true;
+      }
+    }
+    return next;
+  });
+  return changed ? out : undefined;
 }

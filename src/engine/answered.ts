@@ -1,5 +1,5 @@
 // Sub-question status (SPEC 4.1 "answered"): the caller proposes, grounded evidence decides.
-import type { Confidence, SubQuestionStatus } from './types.js';
+import { CONFIDENCES, type Confidence, type SubQuestionStatus } from './types.js';
 
 export interface Resolution {
   status: SubQuestionStatus;
@@ -17,14 +17,38 @@ export function bestGroundedConfidence(
   return undefined;
 }
 
+/** The weaker of two confidences (CONFIDENCES runs strongest first). */
+function weaker(a: Confidence, b: Confidence): Confidence {
+  return CONFIDENCES.indexOf(a) >= CONFIDENCES.indexOf(b) ? a : b;
+}
+
+/**
+ * The evidence sets the ceiling and the caller's proposal caps it: the server may lower a judgement,
+ * never raise it, so a proposed PLAUSIBLE is never shown as VERIFIED.
+ */
 export function resolveSubQuestion(i: {
   id: string;
   proposed: SubQuestionStatus;
+  proposedConfidence?: Confidence;
   linkedFacts: readonly { confidence: Confidence; grounded: boolean }[];
 }): Resolution {
   const best = bestGroundedConfidence(i.linkedFacts);
-  if (i.proposed !== 'ANSWERED') return best ? { status: i.proposed, confidence: best } : { status: i.proposed };
-  if (best) return { status: 'ANSWERED', confidence: best };
+  const capped = best !== undefined && i.proposedConfidence !== undefined ? weaker(best, i.proposedConfidence) : best;
+  const lowered =
+    best !== undefined && i.proposedConfidence !== undefined && capped !== i.proposedConfidence
+      ? `${i.id} confidence ${capped}, not ${i.proposedConfidence}: its best grounded linked fact is ${best}`
+      : undefined;
+  const withWarning = (r: Resolution): Resolution => (lowered && !r.warning ? { ...r, warning: lowered } : r);
+
+  if (i.proposed !== 'ANSWERED') return withWarning(capped ? { status: i.proposed, confidence: capped } : { status: i.proposed });
+  if (capped && capped !== 'UNVERIFIED') return withWarning({ status: 'ANSWERED', confidence: capped });
+  if (capped === 'UNVERIFIED') {
+    return {
+      status: 'PARTIAL',
+      confidence: capped,
+      warning: `${i.id} kept PARTIAL, not ANSWERED: you proposed confidence UNVERIFIED, and an UNVERIFIED answer does not answer a sub-question`,
+    };
+  }
 
   const n = i.linkedFacts.length;
   const why =

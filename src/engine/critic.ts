@@ -20,11 +20,44 @@ export interface CritiqueOutcome {
   state: CriticState;
   stop: boolean;
   next_target?: string;
+  /** The gap next_target comes from. */
+  next_gap?: CriticGap;
   open_material_gaps: number;
   clean: boolean;
 }
 
 export const CLEAN_SIGNOFFS_TO_STOP = 2;
+
+/**
+ * The one definition of an unanswerable gap: the command, the record_critique schema and this module
+ * say the same, so a critic cannot file a merely unsearched gap as unanswerable by reading one of them.
+ */
+export const UNANSWERABLE =
+  'No source reachable in this run can settle it: the searches that tried found nothing that bears on it (say which in description).';
+
+/** Open questions are compared on case, spacing and end punctuation only. */
+export function normaliseQuestion(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').replace(/[\s.?!;:]+$/u, '').trim();
+}
+
+export interface NextDefinition {
+  name: string;
+  sub_questions: { id: string; question: string }[];
+  subjects: string[];
+}
+
+/**
+ * A ready start for the focused thread on a gap: a name from the gap, unused among `taken`, and one
+ * sub-question from its description. Subjects are the caller's to add: only it knows the entities.
+ */
+export function nextDefinition(gap: Pick<CriticGap, 'description' | 'query'>, taken: readonly string[], criticIndex: number): NextDefinition {
+  const query = gap.query.trim().replace(/\s+/g, ' ');
+  const words = query.length <= 100 ? query : query.slice(0, 100).replace(/\s+\S*$/, '');
+  const base = `Critic ${criticIndex}: ${words}`;
+  let name = base;
+  for (let n = 2; taken.includes(name); n++) name = `${base} (${n})`;
+  return { name, sub_questions: [{ id: 'SQ-1', question: gap.description }], subjects: [] };
+}
 
 export function emptyCriticState(): CriticState {
   return { rounds: 0, clean_signoffs: 0, open_questions: [] };
@@ -41,8 +74,13 @@ export function applyCritique(
   criticRounds: number,
 ): CritiqueOutcome {
   const openQuestions = [...state.open_questions];
+  const seen = new Set(openQuestions.map(normaliseQuestion));
   for (const g of input.gaps) {
-    if (g.unanswerable === true && !openQuestions.includes(g.description)) openQuestions.push(g.description);
+    if (g.unanswerable !== true) continue;
+    const key = normaliseQuestion(g.description);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    openQuestions.push(g.description);
   }
   const material = input.gaps.filter((g) => g.unanswerable !== true && g.material);
 
@@ -58,7 +96,10 @@ export function applyCritique(
   if (!stop) {
     let top: CriticGap | undefined;
     for (const g of material) if (!top || g.priority > top.priority) top = g;
-    if (top) outcome.next_target = top.query;
+    if (top) {
+      outcome.next_target = top.query;
+      outcome.next_gap = top;
+    }
   }
   return outcome;
 }

@@ -45,7 +45,10 @@ export function nextDirectives(state: ThreadState): Directives {
     completedRounds: state.rounds.length,
     roundBudget: state.round_budget,
   });
-  const hints = [...PHASE_HINTS[state.phase]];
+  // The thread's hints, else the run's, else the generic ones: "registries and datasets" fits a
+  // statistics question and misleads on a software one.
+  const own = state.definition.source_hints?.[state.phase] ?? state.run_source_hints?.[state.phase];
+  const hints = own && own.length > 0 ? [...own] : [...PHASE_HINTS[state.phase]];
   const escape = state.pending.escape_strategy;
   if (escape) hints.unshift(`escape: ${ESCAPE_HINTS[escape]}`);
   if (forced) hints.unshift(`this round targets the subject "${forced}": list it in targeted_subjects`);

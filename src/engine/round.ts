@@ -13,12 +13,12 @@ import type {
   SubQuestionStatus,
   SubjectStatus,
 } from './types.js';
-import type { Contradiction, RoundRecord, StoredFact, SubjectChange, ThreadState } from './thread-state.js';
+import type { Contradiction, OverlapInput, RoundRecord, StoredFact, SubjectChange, ThreadState } from './thread-state.js';
 import { admitFact, classifyNew, normalizeFactText } from './facts.js';
 import { saturationOf } from './saturation.js';
 import { urlOverlap } from './overlap.js';
 import { nextEscape, plateauLevel } from './plateau.js';
-import { nextPhase } from './phases.js';
+import { nextPhase, phaseAllowances } from './phases.js';
 import { checkQuery } from './reformulation.js';
 import { resolveSubQuestion } from './answered.js';
 import { convergence } from './convergence.js';
@@ -38,7 +38,11 @@ export interface RoundFactInput {
 
 export interface RoundInput {
   query: string;
+  /** Further searches of the same round, for the micro-report; the reformulation check uses `query`. */
+  queries?: string[];
   urls_visited: string[];
+  /** The URLs the round's searches returned, in rank order: the overlap input when sent. */
+  search_results?: string[];
   facts: RoundFactInput[];
   summary: string;
   targeted_subjects?: string[];
@@ -79,6 +83,8 @@ export interface RoundDecision {
   confirming_facts: number;
   saturation: Saturation;
   url_overlap: number;
+  /** Which URLs the overlap compared: the searches' results, or (when none were sent) the pages read. */
+  overlap_on: OverlapInput;
   plateau_level: 0 | 1 | 2 | 3;
   action: Action;
   escape_strategy?: EscapeStrategy;
@@ -86,6 +92,7 @@ export interface RoundDecision {
   next_phase: Phase;
   phase_reason: string;
   forced_subject?: string;
+  sub_questions: { id: string; status: SubQuestionStatus; confidence?: Confidence }[];
   converged: boolean;
   convergence_reason?: ConvergenceReason;
   warnings: string[];
@@ -111,6 +118,11 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     if (!keys.includes(key)) keys.push(key);
   });
   const factKeys = input.facts.map((f, i) => keyOrRefuse(ctx, f.url, `facts[${i}].url`));
+  const resultKeys: string[] = [];
+  (input.search_results ?? []).forEach((url, i) => {
+    const key = keyOrRefuse(ctx, url, `search_results[${i}]`);
+    if (!resultKeys.includes(key)) resultKeys.push(key);
+  });
 
   const warnings: string[] = [];
   const round = prev.rounds.length + 1;
@@ -165,8 +177,15 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const newFacts = facts.filter((f) => f.is_new).length;
   const confirming = facts.filter((f) => !f.is_new && !drifted.has(f.canonical_key)).length;
   const saturation = saturationOf(newFacts);
-  const previousKeys = prev.rounds.at(-1)?.keys;
-  const overlap = urlOverlap(keys, previousKeys);
+  // The search engine handing back the same results is the plateau signal; a model rarely re-reads a
+  // stored page, so the pages read are only the fallback for a round that sent no search results.
+  const overlapOn: OverlapInput = resultKeys.length > 0 ? 'search_results' : 'urls_visited';
+  const overlapKeys = overlapOn === 'search_results' ? resultKeys : keys;
+  const previous = prev.rounds.at(-1);
+  const overlap = urlOverlap(overlapKeys, previous ? overlapBasis(previous) : undefined);
+  if (overlapOn === 'urls_visited' && keys.length > 0) {
+    warnings.push('no search_results sent: overlap was measured on urls_visited; send every URL your searches returned, in rank order');
+  }
   const zeroStreak = newFacts === 0 ? prev.zero_new_streak + 1 : 0;
 
   // Required reformulation and repeats are checked, never refused.
@@ -215,7 +234,12 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     const update = input.sub_question_updates?.find((u) => u.id === q.id);
     if (!update) return q;
     const linked = allFacts.filter((f) => f.sub_questions.includes(q.id));
-    const resolved = resolveSubQuestion({ id: q.id, proposed: update.status, linkedFacts: linked });
+    const resolved = resolveSubQuestion({
+      id: q.id,
+      proposed: update.status,
+      ...(update.confidence !== undefined ? { proposedConfidence: update.confidence } : {}),
+      linkedFacts: linked,
+    });
     if (resolved.warning) warnings.push(resolved.warning);
     const next = { ...q, status: resolved.status };
     if (resolved.confidence !== undefined) next.confidence = resolved.confidence;
@@ -267,6 +291,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   }
   const phaseStep = nextPhase({
     order: prev.phase_order,
+    allowances: phaseAllowances(prev.phase_order, prev.round_budget),
     phase,
     roundsInPhase: prev.rounds_in_phase + 1,
     saturation,
@@ -283,16 +308,20 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   });
   const converged = reason !== undefined;
 
+  // One action per round (SPEC 4.1): the first that holds of STOP, ADVANCE_PHASE, REFORMULATE, CONTINUE.
+  // A reformulation that coincides with a phase change still shows in next.reformulate_from.
+  const driftForcesReformulation = prev.drift_streak >= DRIFT_STREAK_LIMIT;
+  const plateauReformulates = level === 1 || (level === 2 && !phaseStep.advanced);
   let action: Action = 'CONTINUE';
   if (converged) action = 'STOP';
-  else if (level === 2) action = phaseStep.advanced ? 'ADVANCE_PHASE' : 'REFORMULATE';
-  else if (level === 1) action = 'REFORMULATE';
+  else if (phaseStep.advanced) action = 'ADVANCE_PHASE';
+  else if (plateauReformulates || driftForcesReformulation) action = 'REFORMULATE';
 
-  const driftForcesReformulation = prev.drift_streak >= DRIFT_STREAK_LIMIT;
-  const needsReformulation = !converged && (action === 'REFORMULATE' || driftForcesReformulation);
-  if (driftForcesReformulation && !converged && action !== 'REFORMULATE') {
+  const needsReformulation = !converged && (level === 1 || plateauReformulates || driftForcesReformulation);
+  if (driftForcesReformulation && !converged) {
     warnings.push('the last results drifted off topic several times in a row: the next query must be reformulated');
   }
+  const phaseReason = converged ? `the thread stopped (${reason}): no next round` : phaseStep.reason;
 
   const record: RoundRecord = {
     round,
@@ -301,6 +330,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     phase,
     urls: input.urls_visited,
     keys,
+    overlap_on: overlapOn,
     summary: input.summary,
     new_facts: newFacts,
     confirming_facts: confirming,
@@ -309,7 +339,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     plateau_level: level,
     action,
     next_phase: converged ? phase : phaseStep.next,
-    phase_reason: phaseStep.reason,
+    phase_reason: phaseReason,
     targeted_subjects: targeted,
     subject_changes: subjectChanges,
     disambiguation_updates: input.disambiguation_updates ?? [],
@@ -318,7 +348,10 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     converged,
     remaining_gaps: [],
   };
-  if (escape !== undefined && level !== 3) record.escape_strategy = escape;
+  if (resultKeys.length > 0) record.result_keys = resultKeys;
+  if (input.queries && input.queries.length > 0) record.queries = input.queries;
+  // Never beside STOP: a thread that stops escapes nothing.
+  if (escape !== undefined && level !== 3 && !converged) record.escape_strategy = escape;
   if (input.next_focus !== undefined) record.next_focus = input.next_focus;
   if (reason !== undefined) record.convergence_reason = reason;
 
@@ -345,11 +378,13 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     confirming_facts: confirming,
     saturation,
     url_overlap: record.url_overlap,
+    overlap_on: overlapOn,
     plateau_level: level,
     action,
     phase,
     next_phase: record.next_phase,
-    phase_reason: phaseStep.reason,
+    phase_reason: phaseReason,
+    sub_questions: subQuestions.map((q) => (q.confidence !== undefined ? { id: q.id, status: q.status, confidence: q.confidence } : { id: q.id, status: q.status })),
     converged,
     warnings,
   };
@@ -370,6 +405,11 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     ...subjects.filter((s) => s.rounds === 0).map((s) => `subject "${s.name}" not yet targeted`),
   ];
   return { state, decision };
+}
+
+/** The URLs a recorded round offers the overlap rule: its search results, else the pages it read. */
+function overlapBasis(r: RoundRecord): string[] {
+  return r.result_keys && r.result_keys.length > 0 ? r.result_keys : r.keys;
 }
 
 function keyOrRefuse(ctx: RoundContext, url: string, where: string): string {

@@ -10,11 +10,12 @@ import type {
   Level,
   Phase,
   Saturation,
+  SourceHints,
   SubQuestionStatus,
   SubjectStatus,
   ThreadDefinition,
 } from './types.js';
-import { phaseOrder } from './phases.js';
+import { firstPhaseWithRounds, phaseAllowances, phaseOrder } from './phases.js';
 
 export interface SubQuestionState {
   id: string;
@@ -72,6 +73,11 @@ export interface RoundRecord {
   phase: Phase;
   urls: string[];
   keys: string[];
+  /** Canonical keys of the round's search results, when it sent them. */
+  result_keys?: string[];
+  /** Absent in rounds recorded before the overlap used search results: those compared urls_visited. */
+  overlap_on?: OverlapInput;
+  queries?: string[];
   summary: string;
   new_facts: number;
   confirming_facts: number;
@@ -96,6 +102,8 @@ export interface RoundRecord {
   reformulate_from_next?: string;
 }
 
+export type OverlapInput = 'search_results' | 'urls_visited';
+
 export interface NextDirectives {
   forced_subject?: string;
   reformulate_from?: string;
@@ -115,6 +123,8 @@ export interface ThreadState {
   slug: string;
   critic: boolean;
   definition: ThreadDefinition;
+  /** The brief's run-wide source hints, for phases the thread's own hints leave out. */
+  run_source_hints?: SourceHints;
   round_budget: number;
   results_per_round: number;
   phase_order: Phase[];
@@ -141,9 +151,11 @@ export function newThreadState(i: {
   critic: boolean;
   roundBudget: number;
   resultsPerRound: number;
+  runSourceHints?: SourceHints;
 }): ThreadState {
   const order = phaseOrder(i.definition.source_strategy);
-  const first = order[0] ?? 'SURVEY';
+  // A phase the budget gives no round is skipped from the start (e.g. a short budget's EXTRACT).
+  const first = firstPhaseWithRounds(order, phaseAllowances(order, i.roundBudget));
   return {
     version: 1,
     name: i.definition.name,
@@ -166,5 +178,6 @@ export function newThreadState(i: {
     contradictions: [],
     rounds: [],
     converged: false,
+    ...(i.runSourceHints && Object.keys(i.runSourceHints).length > 0 ? { run_source_hints: i.runSourceHints } : {}),
   };
 }

@@ -57,11 +57,15 @@ export interface SubQuestion {
   question: string;
 }
 
+/** Source types to look for in each phase, in the words of the question's field (SPEC 4.1 source hints). */
+export type SourceHints = Partial<Record<Phase, string[]>>;
+
 export interface ThreadDefinition {
   name: string;
   sub_questions: SubQuestion[];
   subjects: string[];
   source_strategy?: Phase[];
+  source_hints?: SourceHints;
 }
 
 export interface KnownFact {
@@ -80,6 +84,7 @@ export interface Brief {
   disambiguation?: { include?: string[]; exclude?: string[] };
   known_facts?: KnownFact[];
   scope?: Scope;
+  source_hints?: SourceHints;
 }
 
 export interface TierBudgets {

@@ -1,8 +1,11 @@
 import type { RunState } from '../store/run-store.js';
 import { cell, inline, render } from './render.js';
-import { phaseOrder } from '../engine/phases.js';
+import { phaseAllowances, phaseOrder } from '../engine/phases.js';
+import { PHASES, type Phase, type SourceHints } from '../engine/types.js';
 
-export function renderBrief(run: RunState, criticThreads: { name: string; sub_questions: { id: string; question: string }[]; subjects: string[]; source_strategy?: string[] }[] = []): string {
+type BriefThread = { name: string; sub_questions: { id: string; question: string }[]; subjects: string[]; source_strategy?: string[]; source_hints?: SourceHints };
+
+export function renderBrief(run: RunState, criticThreads: BriefThread[] = []): string {
   const b = run.brief;
   const list = (xs: readonly string[] | undefined) => (xs && xs.length > 0 ? xs.map(inline).join(', ') : '—');
   const threads = [
@@ -13,7 +16,8 @@ export function renderBrief(run: RunState, criticThreads: { name: string; sub_qu
     critic: t.critic,
     sub_questions: t.sub_questions.map((q) => ({ id: inline(q.id), question: inline(q.question) })),
     subjects: list(t.subjects),
-    strategy: phaseOrder(t.source_strategy as never).join(' → '),
+    strategy: strategyLine(t.source_strategy as Phase[] | undefined, run.budgets.rounds_per_thread),
+    hints: hintsLine(t.source_hints, b.source_hints),
   }));
   return render('brief', {
     question: inline(run.question),
@@ -30,4 +34,20 @@ export function renderBrief(run: RunState, criticThreads: { name: string; sub_qu
     budgets: run.budgets,
     max_fetches: run.max_fetches,
   });
+}
+
+/** "SURVEY (2) → EXTRACT (1) → …": the phase order with each phase's allowance at the run's budget. */
+function strategyLine(strategy: Phase[] | undefined, budget: number): string {
+  const order = phaseOrder(strategy);
+  const a = phaseAllowances(order, budget);
+  return order.map((p) => `${p} (${a[p] ?? 0})`).join(' → ');
+}
+
+/** The hints the thread's directives will use: its own per phase, else the run's. */
+function hintsLine(own: SourceHints | undefined, run: SourceHints | undefined): string | undefined {
+  const parts = PHASES.flatMap((p) => {
+    const h = own?.[p] ?? run?.[p];
+    return h && h.length > 0 ? [`${p}: ${h.map(inline).join(', ')}`] : [];
+  });
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }

@@ -17,6 +17,8 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     round: r.round,
     query: inline(r.query).replace(/`/g, "'"),
     summary: block(r.summary),
+    queries: [r.query, ...(r.queries ?? [])].map((q, i, all) => ({ q: inline(q).replace(/`/g, "'"), last: i === all.length - 1 })),
+    overlap_on: (r.overlap_on ?? 'urls_visited') === 'search_results' ? 'the search results' : 'the URLs visited',
     has_facts: facts.length > 0,
     facts: facts.map((f, i) => ({
       n: i + 1,

@@ -4,6 +4,7 @@ import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
+import { replyPath } from './paths.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
@@ -50,8 +51,9 @@ export const completeThread: ToolDefinition<typeof inputSchema> = {
         const s = ctx.store.lookupSource(run.run_id, key);
         return s ? { id: s.id, title: s.title } : undefined;
       });
-      const [path] = ctx.store.commit(run.run_id, { artifacts: [{ name: completionReportName(state.slug), content: report }], threads: [next] });
-      return ok({ path, convergence_reason: reason, rounds_executed: state.rounds.length });
+      const name = completionReportName(state.slug);
+      ctx.store.commit(run.run_id, { artifacts: [{ name, content: report }], threads: [next] });
+      return ok({ path: replyPath(ctx, run.run_id, name), convergence_reason: reason, rounds_executed: state.rounds.length });
     });
   },
 };

@@ -5,6 +5,7 @@ import { listTools } from './list-tools.js';
 import type { ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
 import { errorResult } from './result.js';
+import { strictObject } from './schemas.js';
 import type { ToolDefinition, ToolExtra } from './tool.js';
 import { log } from '../log.js';
 import { startRun } from './start-run.js';
@@ -37,7 +38,10 @@ export const TOOLS = [
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   for (const tool of TOOLS) {
-    server.registerTool(tool.name, tool.config, async (args: Record<string, unknown>, extra) => {
+    const { strict, inputSchema, ...config } = tool.config;
+    // The SDK takes a raw shape or an object schema alike; typed as the shape so the handler's types hold.
+    const input = (strict ? strictObject(inputSchema) : inputSchema) as ZodRawShape;
+    server.registerTool(tool.name, { ...config, inputSchema: input }, async (args: Record<string, unknown>, extra) => {
       const started = performance.now();
       const token = extra._meta?.progressToken;
       const toolExtra: ToolExtra = {

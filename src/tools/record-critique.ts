@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyCritique } from '../engine/critic.js';
+import { UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';
 import { renderCritique } from '../reports/critique.js';
 import type { ToolContext } from './context.js';
@@ -17,7 +17,7 @@ const inputSchema = {
         query: z.string().min(1).max(500),
         priority: z.number().min(0).max(1000).describe('Larger = more important.'),
         material: z.boolean().describe('Closing it would change a claim.'),
-        unanswerable: z.boolean().optional().describe('No search can close it.'),
+        unanswerable: z.boolean().optional().describe(UNANSWERABLE),
       }),
     )
     .max(50),
@@ -28,6 +28,10 @@ const outputSchema = {
   clean_signoffs: z.number(),
   stop: z.boolean(),
   next_target: z.string().optional(),
+  next_definition: z
+    .object({ name: z.string(), sub_questions: z.array(z.object({ id: z.string(), question: z.string() })), subjects: z.array(z.string()) })
+    .optional(),
+  critic_threads_left: z.number(),
   open_material_gaps: z.number(),
   open_questions: z.array(z.string()),
 };
@@ -37,7 +41,7 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record a completeness critique',
     description:
-      "Applies the critic loop to one critique; writes critique.md. Returns clean_signoffs, stop, next_target, open_material_gaps, open_questions. If stop is false, open a thread for next_target with start_thread.",
+      "Applies the critic loop; writes critique.md. Returns clean_signoffs, stop, next_target and next_definition (add subjects, then start_thread), critic_threads_left, open_material_gaps, open_questions.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -64,11 +68,20 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
       };
       const next = { ...run, critic: result.state, critique_rounds: [...run.critique_rounds, round] };
       ctx.store.commit(run.run_id, { artifacts: [{ name: 'critique.md', content: renderCritique(next, result.stop) }], run: next });
+      // Critic threads are bounded by the critic rounds, not by max_threads.
+      const criticThreads = run.threads.filter((t) => t.critic).length;
+      const left = Math.max(0, run.budgets.critic_rounds - criticThreads);
+      const definition =
+        result.next_gap && left > 0
+          ? nextDefinition(result.next_gap, run.threads.map((t) => t.name), criticThreads + 1)
+          : undefined;
       return ok({
         critic_round: result.state.rounds,
         clean_signoffs: result.state.clean_signoffs,
         stop: result.stop,
         next_target: result.next_target,
+        next_definition: definition,
+        critic_threads_left: left,
         open_material_gaps: result.open_material_gaps,
         open_questions: result.state.open_questions,
       });

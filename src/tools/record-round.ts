@@ -7,6 +7,7 @@ import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { confidence, directivesOut, level, phase, runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
+import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -16,10 +17,12 @@ const inputSchema = {
   run_id: runId,
   thread: threadName,
   query: z.string().min(1).max(500),
+  queries: z.array(z.string().min(1).max(500)).max(5).optional().describe('Further searches this round.'),
   urls_visited: z
     .array(url)
     .max(20)
     .describe('Results read this round; may be empty.'),
+  search_results: z.array(url).max(50).optional().describe('All URLs the searches returned, ranked.'),
   facts: z
     .array(
       z.object({
@@ -77,12 +80,15 @@ const outputSchema = {
   confirming_facts: z.number(),
   saturation: z.enum(LEVELS),
   url_overlap: z.number(),
+  overlap_on: z.enum(['search_results', 'urls_visited']),
   plateau_level: z.number(),
   action: z.enum(ACTIONS),
   escape_strategy: z.string().optional(),
   phase,
   next_phase: phase,
+  phase_reason: z.string(),
   forced_subject: z.string().optional(),
+  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional() })),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
   warnings: z.array(z.string()),
@@ -96,7 +102,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record one investigation round',
     description:
-      "Records a round: grounds fact quotes in stored pages, computes saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns action, warnings and `next` directives. On STOP call complete_thread.",
+      "Records a round: grounds quotes in stored pages, computes saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns the action, phase_reason, sub-question status, warnings, `next` directives. On STOP call complete_thread.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -116,11 +122,9 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       });
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
       // rewrites the same micro-report.
-      const [microReport] = ctx.store.commit(run.run_id, {
-        artifacts: [{ name: microReportName(next.slug, decision.round), content: renderMicroReport(next, decision.round) }],
-        threads: [next],
-      });
-      return ok({ ...decision, micro_report: microReport, degraded: run.fetch.degraded });
+      const name = microReportName(next.slug, decision.round);
+      ctx.store.commit(run.run_id, { artifacts: [{ name, content: renderMicroReport(next, decision.round) }], threads: [next] });
+      return ok({ ...decision, micro_report: replyPath(ctx, run.run_id, name), degraded: run.fetch.degraded });
     });
   },
 };

@@ -1,5 +1,6 @@
 // Zod pieces shared by several tools. Every string and array is bounded: the input comes from a model.
-import { z } from 'zod';
+import { closest, distance } from 'fastest-levenshtein';
+import { z, type ZodRawShape } from 'zod';
 import { CONFIDENCES, LEVELS, PHASES } from '../engine/types.js';
 
 export const runId = z.string().min(1).max(120);
@@ -8,9 +9,38 @@ export const phase = z.enum(PHASES);
 export const confidence = z.enum(CONFIDENCES);
 export const level = z.enum(LEVELS);
 
-export const subQuestion = z.object({
+/**
+ * The refusal for fields a schema does not know. A misspelled optional field would otherwise vanish
+ * without a trace (`sub_question` for `sub_questions`), so it is refused with the name that was meant.
+ */
+export function unknownFieldsMessage(keys: readonly string[], known: readonly string[]): string {
+  const named = keys.map((k) => {
+    const near = known.length > 0 ? closest(k, [...known]) : undefined;
+    const close = near !== undefined && distance(k.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(near.length / 3));
+    return close ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
+  });
+  return `unknown field${keys.length === 1 ? '' : 's'} ${named.join(', ')}; known fields here: ${known.join(', ')}`;
+}
+
+/** An object that refuses unknown fields, naming the nearest known one. */
+export function strictObject<S extends ZodRawShape>(shape: S) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? unknownFieldsMessage(iss.keys, known) : undefined),
+  });
+}
+
+export const subQuestion = strictObject({
   id: z.string().min(1).max(40),
   question: z.string().min(1).max(1000),
+});
+
+/** Per phase, the source types that fit the question's field; they replace the generic phase hints. */
+export const sourceHints = z.partialRecord(phase, z.array(z.string().min(1).max(200)).max(8), {
+  error: (iss) => {
+    const keys = (iss as { keys?: unknown }).keys;
+    return Array.isArray(keys) ? unknownFieldsMessage(keys.map(String), PHASES) : undefined;
+  },
 });
 
 export const threadDefinition = {
@@ -24,6 +54,7 @@ export const threadDefinition = {
     .max(4)
     .optional()
     .describe('Phases to use; default all four.'),
+  source_hints: sourceHints.optional(),
 };
 
 export const directivesOut = z.object({

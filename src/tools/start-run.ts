@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { DEPTHS, type Brief, type Depth } from '../engine/types.js';
@@ -7,55 +6,53 @@ import { runIdFor, slug } from '../engine/slug.js';
 import { renderBrief } from '../reports/brief.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
-import { level, threadDefinition, threadName } from './schemas.js';
+import { level, sourceHints, strictObject, threadDefinition, threadName } from './schemas.js';
+import { replyPath } from './paths.js';
+import { planWarnings } from '../engine/plan-checks.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   question: z.string().min(3).max(2000),
   depth: z.enum(DEPTHS).optional().describe('Default standard.'),
-  brief: z
-    .object({
-      threads: z
-        .array(z.object({ name: threadName, ...threadDefinition }))
-        .min(1)
-        .max(12)
-        ,
-      assumptions: z.array(z.string().min(1).max(500)).max(20).optional(),
-      disambiguation: z
-        .object({
-          include: z.array(z.string().min(1).max(100)).max(30).optional(),
-          exclude: z.array(z.string().min(1).max(100)).max(30).optional(),
-        })
-        .optional(),
-      known_facts: z.array(z.object({ fact: z.string().min(1).max(1000), confidence: level })).max(30).optional(),
-      scope: z
-        .object({
-          regions: z.array(z.string().min(1).max(100)).max(30).optional(),
-          period: z
-            .object({ from: z.number().int().min(1000).max(2200), to: z.number().int().min(1000).max(2200) })
-            .optional()
-            ,
-        })
-        .optional(),
-    })
-    ,
+  brief: strictObject({
+    threads: z
+      .array(strictObject({ name: threadName, ...threadDefinition }))
+      .min(1)
+      .max(12),
+    assumptions: z.array(z.string().min(1).max(500)).max(20).optional(),
+    disambiguation: strictObject({
+      include: z.array(z.string().min(1).max(100)).max(30).optional(),
+      exclude: z.array(z.string().min(1).max(100)).max(30).optional(),
+    }).optional(),
+    known_facts: z.array(strictObject({ fact: z.string().min(1).max(1000), confidence: level })).max(30).optional(),
+    scope: strictObject({
+      regions: z.array(z.string().min(1).max(100)).max(30).optional(),
+      period: strictObject({ from: z.number().int().min(1000).max(2200), to: z.number().int().min(1000).max(2200) }).optional(),
+    }).optional(),
+    source_hints: sourceHints.optional().describe('Per phase: source types that fit this field.'),
+  }),
   dry_run: z.boolean().optional().describe('Estimate cost; write nothing.'),
   new: z.boolean().optional().describe('Fresh run of the same question.'),
 };
 
+const budgetsOut = z.object({
+  max_threads: z.number(),
+  rounds_per_thread: z.number(),
+  results_per_round: z.number(),
+  critic_rounds: z.number(),
+});
+
 const outputSchema = {
   run_id: z.string(),
   artifact_dir: z.string(),
+  run_dir: z.string(),
   report_path: z.string(),
   resumed: z.boolean(),
   threads: z.array(z.string()),
-  budgets: z.object({
-    max_threads: z.number(),
-    rounds_per_thread: z.number(),
-    results_per_round: z.number(),
-    critic_rounds: z.number(),
-  }),
+  budgets: budgetsOut,
   max_fetches: z.number(),
+  warnings: z.array(z.string()),
+  tiers: z.object({ quick: budgetsOut, standard: budgetsOut, deep: budgetsOut }).optional(),
 };
 
 type Input = z.infer<z.ZodObject<typeof inputSchema>>;
@@ -65,38 +62,43 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Start or resume a research run',
     description:
-      "Validates the brief; creates artifacts/<run_id>/ and brief.md, or resumes the same question's run. Returns run_id, report_path, threads, budgets, max_fetches. Use dry_run first for the cost; then start_thread.",
+      "Validates the brief; creates artifacts/<run_id>/ and brief.md, or resumes the same question's run. Returns run_id, run_dir, report_path, budgets, max_fetches, plan warnings; dry_run adds every tier's budgets. Dry-run first; then start_thread.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write-idempotent'),
+    strict: true,
   },
   async handler(args: Input, ctx: ToolContext) {
     const depth: Depth = args.depth ?? 'standard';
     const budgets = TIERS[depth];
     const brief = normaliseBrief(args.brief as Brief);
     if (brief.threads.length > budgets.max_threads) {
+      const others = DEPTHS.filter((d) => d !== depth && TIERS[d].max_threads >= brief.threads.length).map((d) => `${d} allows ${TIERS[d].max_threads}`);
       throw new InputError(
-        `the ${depth} tier allows at most ${budgets.max_threads} threads but the brief has ${brief.threads.length}; merge threads or choose a deeper tier`,
+        `the ${depth} tier allows at most ${budgets.max_threads} threads but the brief has ${brief.threads.length}; merge threads${others.length ? ` or choose another tier (${others.join(', ')})` : ''}`,
       );
     }
     const baseId = runIdFor(args.question);
     const fetches = maxFetches(depth, brief.threads.length);
     const names = brief.threads.map((t) => t.name);
-    const reply = (runId: string, resumed: boolean, dry: boolean, r: { threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }) =>
+    const reply = (runId: string, resumed: boolean, dry: boolean, r: { brief: Brief; threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }) =>
       ok({
         run_id: runId,
         artifact_dir: runId,
-        report_path: reportPath(ctx, runId),
+        run_dir: replyPath(ctx, runId),
+        report_path: replyPath(ctx, runId, 'report.md'),
         resumed,
         dry_run: dry,
         threads: r.threads,
         budgets: r.budgets,
         max_fetches: r.max_fetches,
         depth: r.depth,
+        warnings: planWarnings(r.brief, r.budgets, r.depth),
+        ...(dry ? { tiers: TIERS } : {}),
       });
     const existingReply = (runId: string, dry: boolean) => {
       const run = ctx.store.loadRun(runId);
-      return reply(runId, true, dry, { threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth });
+      return reply(runId, true, dry, { brief: run.brief, threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth });
     };
     const pick = (): { runId: string; resumed: boolean } => {
       const existing = ctx.store.runsOf(baseId);
@@ -110,7 +112,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
 
     if (args.dry_run === true) {
       const { runId, resumed } = pick();
-      return resumed ? existingReply(runId, true) : reply(runId, false, true, { threads: names, budgets, max_fetches: fetches, depth });
+      return resumed ? existingReply(runId, true) : reply(runId, false, true, { brief, threads: names, budgets, max_fetches: fetches, depth });
     }
     // Choosing the id and creating the folder happen under one lock of the artifacts root.
     return ctx.store.lockRoot(() => {
@@ -128,7 +130,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       });
       return ctx.store.lock(runId, () => {
         ctx.store.commit(runId, { artifacts: [{ name: 'brief.md', content: renderBrief(run) }], run });
-        return reply(runId, false, false, { threads: names, budgets, max_fetches: fetches, depth });
+        return reply(runId, false, false, { brief, threads: names, budgets, max_fetches: fetches, depth });
       });
     });
   },
@@ -156,10 +158,3 @@ function normaliseBrief(b: Brief): Brief {
   if (p && p.from > p.to) throw new InputError(`scope.period.from (${p.from}) is after scope.period.to (${p.to}); swap them`);
   return b;
 }
-
-export function reportPath(ctx: ToolContext, runId: string): string {
-  const abs = path.join(ctx.store.runDir(runId), 'report.md');
-  const rel = path.relative(ctx.cwd, abs);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : rel.split(path.sep).join('/');
-}
-

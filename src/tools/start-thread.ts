@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { newThreadState } from '../engine/thread-state.js';
 import { slug } from '../engine/slug.js';
@@ -6,17 +5,16 @@ import type { ThreadDefinition } from '../engine/types.js';
 import { renderBrief } from '../reports/brief.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
-import { runId, threadDefinition, threadName } from './schemas.js';
+import { runId, strictObject, threadDefinition, threadName } from './schemas.js';
 import { threadStatusOutput, threadSummary } from './thread-summary.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   run_id: runId,
   thread: threadName,
-  definition: z
-    .object(threadDefinition)
+  definition: strictObject({ name: threadName.optional(), ...threadDefinition })
     .optional()
-    .describe('For a critic thread not in the brief.'),
+    .describe("For a critic thread not in the brief (record_critique's next_definition)."),
 };
 
 export const startThread: ToolDefinition<typeof inputSchema> = {
@@ -28,6 +26,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
     inputSchema,
     outputSchema: threadStatusOutput,
     annotations: annotationsFor('write-idempotent'),
+    strict: true,
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);
@@ -45,12 +44,16 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
             `thread "${args.thread}" is not in the brief; pass a definition (sub_questions, subjects) to open it as a critic thread, or use one of: ${run.threads.map((t) => `"${t.name}"`).join(', ')}`,
           );
         }
+        const { name: named, ...def } = args.definition;
+        if (named !== undefined && named !== args.thread) {
+          throw new InputError(`definition.name is "${named}" but thread is "${args.thread}"; use the same name in both, or leave definition.name out`);
+        }
         const ids = new Set<string>();
-        for (const q of args.definition.sub_questions) {
+        for (const q of def.sub_questions) {
           if (ids.has(q.id)) throw new InputError(`definition repeats sub-question id "${q.id}"`);
           ids.add(q.id);
         }
-        definition = { name: args.thread, ...args.definition };
+        definition = { ...def, name: args.thread };
         entry = { name: args.thread, slug: slug(args.thread), critic: true };
         run.threads.push(entry);
       }
@@ -61,6 +64,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         critic: entry.critic,
         roundBudget: run.budgets.rounds_per_thread,
         resultsPerRound: run.budgets.results_per_round,
+        ...(run.brief.source_hints ? { runSourceHints: run.brief.source_hints } : {}),
       });
       if (!entry.critic) {
         ctx.store.commit(run.run_id, { threads: [state] });

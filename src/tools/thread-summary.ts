@@ -1,6 +1,8 @@
 // The status block start_thread and thread_status share. The output schema lists the SPEC fields; the
 // reply also carries sub-question, subject and fact counts for the status command.
 import { nextDirectives } from '../engine/directives.js';
+import { phasePlan } from '../engine/phases.js';
+import type { Phase } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { RunState } from '../store/run-store.js';
 import { z } from 'zod';
@@ -11,6 +13,7 @@ export const threadStatusOutput = {
   round_budget: z.number(),
   rounds_completed: z.number(),
   phase,
+  phases: z.array(z.string()),
   converged: z.boolean(),
   degraded: z.boolean(),
   next: directivesOut.optional(),
@@ -22,6 +25,7 @@ export function threadSummary(run: RunState, s: ThreadState): Record<string, unk
     round_budget: s.round_budget,
     rounds_completed: s.rounds.length,
     phase: s.phase,
+    phases: phaseSummary(s),
     converged: s.converged,
     convergence_reason: s.convergence_reason,
     completed: s.completed !== undefined,
@@ -32,4 +36,12 @@ export function threadSummary(run: RunState, s: ThreadState): Record<string, unk
   };
   if (!s.converged && !s.completed) out.next = nextDirectives(s);
   return out;
+}
+
+/** "SURVEY 2 of 2 rounds (done)": each phase's rounds spent, the rounds it has, and where the thread is. */
+export function phaseSummary(s: ThreadState): string[] {
+  const roundsByPhase: Partial<Record<Phase, number>> = {};
+  for (const r of s.rounds) roundsByPhase[r.phase] = (roundsByPhase[r.phase] ?? 0) + 1;
+  const plan = phasePlan({ order: s.phase_order, budget: s.round_budget, phase: s.phase, roundsByPhase, converged: s.converged || s.completed !== undefined });
+  return plan.map((p) => `${p.phase} ${p.rounds} of ${p.allowance} round${p.allowance === 1 ? '' : 's'} (${p.state})`);
 }

@@ -17,6 +17,8 @@ export interface ToolDefinition<S extends ZodRawShape> {
     inputSchema: S;
     outputSchema: ZodRawShape;
     annotations: ToolAnnotations;
+    /** Refuse unknown top-level fields (naming the nearest known one) instead of dropping them. */
+    strict?: boolean;
   };
   handler: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext, extra: ToolExtra) => Promise<CallToolResult> | CallToolResult;
 }

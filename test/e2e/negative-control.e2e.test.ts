@@ -1,6 +1,6 @@
 // The negative control through the real Claude Code binary: the same quick run twice, the second with ONE
 // tool reply altered before the scripted policy reads it (the first record_round reply of "Trials and output"
-// says STOP instead of CONTINUE). Claude Code and the server are untouched; only the policy's view changes, and
+// says STOP instead of ADVANCE_PHASE: at the quick tier SURVEY has one round). Claude Code and the server are untouched; only the policy's view changes, and
 // the run takes a different course. A policy that replayed a fixed call sequence would not notice.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,7 +27,7 @@ function rewrite(text: string, key: string, from: string, to: string): string {
 const stopAfterRound1: Tamper = ({ role, label, call, result }) => {
   if (role !== 'investigator' || label !== TRIALS || call.tool !== 'mcp' || call.name !== 'record_round') return result;
   if (!/"round":1[,}]|^round: 1$/m.test(result.text)) return result;
-  return { ...result, text: rewrite(result.text, 'action', 'CONTINUE', 'STOP') };
+  return { ...result, text: rewrite(result.text, 'action', 'ADVANCE_PHASE', 'STOP') };
 };
 
 interface Outcome {

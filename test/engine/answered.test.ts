@@ -53,4 +53,29 @@ describe('resolveSubQuestion', () => {
       status: 'OPEN',
     });
   });
+
+  describe('capped at the proposed confidence', () => {
+    it('a proposed PARTIAL / PLAUSIBLE is never shown as VERIFIED', () => {
+      expect(resolveSubQuestion({ id: 'SQ-1', proposed: 'PARTIAL', proposedConfidence: 'PLAUSIBLE', linkedFacts: [f('VERIFIED')] })).toEqual({
+        status: 'PARTIAL',
+        confidence: 'PLAUSIBLE',
+      });
+      expect(resolveSubQuestion({ id: 'SQ-1', proposed: 'ANSWERED', proposedConfidence: 'PLAUSIBLE', linkedFacts: [f('VERIFIED')] })).toEqual({
+        status: 'ANSWERED',
+        confidence: 'PLAUSIBLE',
+      });
+    });
+
+    it('lowers a proposal the evidence does not reach, and says so', () => {
+      const r = resolveSubQuestion({ id: 'SQ-2', proposed: 'ANSWERED', proposedConfidence: 'VERIFIED', linkedFacts: [f('PLAUSIBLE')] });
+      expect(r).toMatchObject({ status: 'ANSWERED', confidence: 'PLAUSIBLE' });
+      expect(r.warning).toMatch(/SQ-2 confidence PLAUSIBLE, not VERIFIED/);
+    });
+
+    it('a proposed UNVERIFIED answer stays PARTIAL', () => {
+      const r = resolveSubQuestion({ id: 'SQ-3', proposed: 'ANSWERED', proposedConfidence: 'UNVERIFIED', linkedFacts: [f('VERIFIED')] });
+      expect(r).toMatchObject({ status: 'PARTIAL', confidence: 'UNVERIFIED' });
+      expect(r.warning).toMatch(/SQ-3 kept PARTIAL/);
+    });
+  });
 });

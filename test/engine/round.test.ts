@@ -58,17 +58,6 @@ describe('decideRound', () => {
     expect(decision.warnings.join()).toMatch(/every escape strategy/);
   });
 
-  it('a cap or HIGH saturation moves the phase without changing the action', () => {
-    let s = thread();
-    const r1 = decideRound(s, input(['https://x.org/a'], 3), ctx);
-    expect(r1.decision).toMatchObject({ action: 'CONTINUE', next_phase: 'SURVEY' });
-    s = r1.state;
-    const r2 = decideRound(s, input(['https://x.org/b'], 3), ctx);
-    expect(r2.decision).toMatchObject({ action: 'CONTINUE', phase: 'SURVEY', next_phase: 'EXTRACT' });
-    const r3 = decideRound(r2.state, input(['https://x.org/c'], 1), ctx);
-    expect(r3.decision).toMatchObject({ action: 'CONTINUE', saturation: 'HIGH', phase: 'EXTRACT', next_phase: 'DIVERSIFY' });
-  });
-
   it('ANSWERED sub-questions, covered subjects and no open HIGH contradiction converge as CRITERIA_MET, which outranks the budget', () => {
     const s = thread({ budget: 1, subjects: ['Iceland'] });
     const { decision } = decideRound(
@@ -100,5 +89,113 @@ describe('decideRound', () => {
     const frozen = JSON.stringify(s);
     decideRound(s, input(['https://x.org/a'], 2, { targeted_subjects: [] }), ctx);
     expect(JSON.stringify(s)).toBe(frozen);
+  });
+
+  describe('overlap on search results', () => {
+    const spellings = ['https://x.org/a', 'https://x.org/b/', 'https://x.org/c'];
+    const others = ['http://x.org/a#top', 'https://x.org/b', 'https://x.org/c/'];
+    // A canonicaliser that treats scheme, fragment and trailing slash as spelling, like the real one.
+    const spellingCtx: RoundContext = { ...ctx, canonicalKey: (u) => u.replace(/^https?:\/\//, '').replace(/#.*$/, '').replace(/\/$/, '') };
+
+    it('the same search results in other spellings give overlap 1 and L1, although the pages read are disjoint', () => {
+      let s = thread({ strategy: ['EXTRACT', 'VERIFY'] });
+      s = decideRound(s, input(['https://x.org/a'], 2, { search_results: spellings }), spellingCtx).state;
+      const { decision } = decideRound(s, input(['https://x.org/b'], 2, { search_results: others }), spellingCtx);
+      expect(decision).toMatchObject({ url_overlap: 1, overlap_on: 'search_results', plateau_level: 1, action: 'REFORMULATE', escape_strategy: 'query reformulation' });
+    });
+
+    it('with 0 new facts the same results are L3 and STOP, with no escape strategy', () => {
+      let s = thread();
+      s = decideRound(s, input(['https://x.org/a'], 2, { search_results: spellings }), spellingCtx).state;
+      const { decision } = decideRound(s, input(['https://x.org/b'], 0, { search_results: others }), spellingCtx);
+      expect(decision).toMatchObject({ url_overlap: 1, plateau_level: 3, action: 'STOP', convergence_reason: 'PLATEAU_STOPPED' });
+      expect(decision.escape_strategy).toBeUndefined();
+    });
+
+    it('falls back to urls_visited for a round that sends no search results, with a warning', () => {
+      let s = thread();
+      s = decideRound(s, input(['https://x.org/a'], 2, { search_results: spellings }), spellingCtx).state;
+      const { decision } = decideRound(s, input(['https://x.org/a', 'https://x.org/z'], 2), spellingCtx);
+      expect(decision).toMatchObject({ url_overlap: 0.5, overlap_on: 'urls_visited' });
+      expect(decision.warnings.join()).toMatch(/no search_results sent/);
+    });
+
+    it('refuses a search result that is not a URL, naming it', () => {
+      expect(() => decideRound(thread(), input([], 0, { search_results: ['https://x.org/a', 'nope'] }), ctx)).toThrow(/search_results\[1\]/);
+    });
+
+    it('keeps the extra queries of the round', () => {
+      const { state } = decideRound(thread(), input([], 0, { queries: ['second search', 'third search'] }), ctx);
+      expect(state.rounds[0]?.queries).toEqual(['second search', 'third search']);
+    });
+  });
+
+  describe('one action per round', () => {
+    it('a phase change always comes with ADVANCE_PHASE and a phase_reason saying why', () => {
+      let s = thread({ budget: 5 });
+      const r1 = decideRound(s, input(['https://x.org/a'], 3), ctx);
+      expect(r1.decision).toMatchObject({ action: 'CONTINUE', phase: 'SURVEY', next_phase: 'SURVEY', phase_reason: 'stay: 1 of 2 rounds in SURVEY' });
+      s = r1.state;
+      const r2 = decideRound(s, input(['https://x.org/b'], 3), ctx);
+      expect(r2.decision).toMatchObject({ action: 'ADVANCE_PHASE', phase: 'SURVEY', next_phase: 'EXTRACT' });
+      expect(r2.decision.phase_reason).toMatch(/^allowance used: 2 of 2 rounds in SURVEY/);
+      const r3 = decideRound(r2.state, input(['https://x.org/c'], 1), ctx);
+      expect(r3.decision).toMatchObject({ action: 'ADVANCE_PHASE', saturation: 'HIGH', phase: 'EXTRACT', next_phase: 'DIVERSIFY' });
+      expect(r3.decision.phase_reason).toMatch(/^saturation HIGH/);
+    });
+
+    it('L1 together with a phase change is ADVANCE_PHASE, and the reformulation still shows in next', () => {
+      let s = thread({ budget: 5 });
+      s = decideRound(s, input(['https://x.org/a'], 3), ctx).state;
+      const { decision } = decideRound(s, input(['https://x.org/a'], 3, { query: 'the old query' }), ctx);
+      expect(decision).toMatchObject({ plateau_level: 1, action: 'ADVANCE_PHASE', escape_strategy: 'query reformulation', next_phase: 'EXTRACT' });
+      expect(decision.next?.reformulate_from).toBe('the old query');
+    });
+
+    it('across many random rounds: STOP never has an escape strategy, CONTINUE never has one, phase changes are ADVANCE_PHASE', () => {
+      for (let trial = 0; trial < 40; trial++) {
+        let s = thread({ budget: 1 + (trial % 10) });
+        const pool = ['https://x.org/a', 'https://x.org/b', 'https://x.org/c'];
+        for (let r = 0; r < 12 && !s.converged; r++) {
+          const urls = pool.filter(() => Math.random() < 0.6);
+          const { state, decision } = decideRound(s, input(urls, Math.floor(Math.random() * 4)), ctx);
+          if (decision.action === 'STOP' || decision.action === 'CONTINUE') expect(decision.escape_strategy).toBeUndefined();
+          if (decision.next_phase !== decision.phase) expect(decision.action).toBe('ADVANCE_PHASE');
+          if (decision.action === 'ADVANCE_PHASE') expect(decision.next_phase).not.toBe(decision.phase);
+          expect(decision.phase_reason.length).toBeGreaterThan(0);
+          s = state;
+        }
+      }
+    });
+
+    it('a drift streak makes the action REFORMULATE', () => {
+      const s = { ...thread(), drift_streak: 3 };
+      const { decision } = decideRound(s, input(['https://x.org/a'], 3, { query: 'drifting query' }), ctx);
+      expect(decision).toMatchObject({ action: 'REFORMULATE' });
+      expect(decision.escape_strategy).toBeUndefined();
+      expect(decision.next?.reformulate_from).toBe('drifting query');
+    });
+  });
+
+  it('echoes every sub-question with its resulting status and confidence, capped at the proposal', () => {
+    const s = newThreadState({
+      definition: { name: 'T', sub_questions: [{ id: 'SQ-1', question: 'a?' }, { id: 'SQ-2', question: 'b?' }], subjects: [] },
+      slug: 't',
+      critic: false,
+      roundBudget: 5,
+      resultsPerRound: 5,
+    });
+    const { decision } = decideRound(
+      s,
+      input(['https://x.org/a'], 0, {
+        facts: [{ fact: 'Output rose.', url: 'https://x.org/a', quote: 'output rose', confidence: 'VERIFIED', sub_questions: ['SQ-1'] }],
+        sub_question_updates: [{ id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE' }],
+      }),
+      ctx,
+    );
+    expect(decision.sub_questions).toEqual([
+      { id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE' },
+      { id: 'SQ-2', status: 'OPEN' },
+    ]);
   });
 });

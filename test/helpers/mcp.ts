@@ -22,11 +22,11 @@ export function tempDir(prefix = 'dr-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function connect(o: { root?: string; env?: NodeJS.ProcessEnv; clock?: () => string; fetch?: { timeoutMs?: number; baseDelayMs?: number } } = {}): Promise<Harness> {
+export async function connect(o: { root?: string; cwd?: string; env?: NodeJS.ProcessEnv; clock?: () => string; fetch?: { timeoutMs?: number; baseDelayMs?: number } } = {}): Promise<Harness> {
   const root = o.root ?? tempDir();
   let tick = 0;
   const now = o.clock ?? (() => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString());
-  const server = createServer({ artifactsRoot: root, cwd: root, env: { DEEP_RESEARCH_LOG: 'off', ...o.env }, now, fetch: o.fetch ?? { baseDelayMs: 5 } });
+  const server = createServer({ artifactsRoot: root, cwd: o.cwd ?? root, env: { DEEP_RESEARCH_LOG: 'off', ...o.env }, now, fetch: o.fetch ?? { baseDelayMs: 5 } });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1' });
   await Promise.all([server.connect(a), client.connect(b)]);

@@ -134,6 +134,7 @@ describe('fetch_source', () => {
       thread: 'Trials and output',
       query: 'four-day week trial revenue',
       urls_visited: [`${web.origin}/article`],
+      search_results: [`${web.origin}/article`],
       facts: [
         { fact: 'Revenue held.', url: `${web.origin}/article`, quote: 'Revenue stayed broadly the same over the trial period, and most companies decided to continue', confidence: 'VERIFIED', sub_questions: ['SQ-1'] },
         { fact: 'Sick days fell.', url: `${web.origin}/article?utm_medium=x`, quote: 'sick days fell by about two thirds', confidence: 'VERIFIED' },

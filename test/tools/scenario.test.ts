@@ -38,7 +38,7 @@ beforeAll(async () => {
   const start = await h.ok('start_thread', { run_id: runId, thread: T });
   expect(start.next).toMatchObject({ round: 1, phase: 'SURVEY' });
   const round = async (args: Record<string, unknown>) => {
-    const reply = await h.ok('record_round', { run_id: runId, thread: T, summary: 'round summary', ...args });
+    const reply = await h.ok('record_round', { run_id: runId, thread: T, summary: 'round summary', search_results: args.urls_visited, ...args });
     replies.push(reply);
     return reply;
   };
@@ -57,12 +57,14 @@ describe('a thread through every plateau level', () => {
   it('round 1: first round, no overlap, continue in SURVEY', () => {
     expect(replies[0]).toMatchObject({ round: 1, new_facts: 3, saturation: 'MEDIUM', url_overlap: 0, plateau_level: 0, action: 'CONTINUE', phase: 'SURVEY', next_phase: 'SURVEY' });
   });
-  it('round 2: same URLs (one with a tracking parameter) → L1 reformulate; the SURVEY cap advances the phase', () => {
-    expect(replies[1]).toMatchObject({ round: 2, new_facts: 2, url_overlap: 1, plateau_level: 1, action: 'REFORMULATE', escape_strategy: 'query reformulation', phase: 'SURVEY', next_phase: 'EXTRACT' });
+  it('round 2: same URLs (one with a tracking parameter) → L1; SURVEY\'s allowance is used, so the action is ADVANCE_PHASE', () => {
+    expect(replies[1]).toMatchObject({ round: 2, new_facts: 2, url_overlap: 1, overlap_on: 'search_results', plateau_level: 1, action: 'ADVANCE_PHASE', escape_strategy: 'query reformulation', phase: 'SURVEY', next_phase: 'EXTRACT' });
+    expect(replies[1]!.phase_reason).toMatch(/^allowance used: 2 of 2 rounds in SURVEY/);
     expect(replies[1]!.next.reformulate_from).toBe('four-day week trial productivity Iceland results');
   });
   it('round 3: a reformulated query passes; zero new facts give HIGH saturation and advance', () => {
-    expect(replies[2]).toMatchObject({ new_facts: 0, confirming_facts: 1, saturation: 'HIGH', plateau_level: 0, action: 'CONTINUE', phase: 'EXTRACT', next_phase: 'DIVERSIFY' });
+    expect(replies[2]).toMatchObject({ new_facts: 0, confirming_facts: 1, saturation: 'HIGH', plateau_level: 0, action: 'ADVANCE_PHASE', phase: 'EXTRACT', next_phase: 'DIVERSIFY' });
+    expect(replies[2]!.phase_reason).toMatch(/^saturation HIGH/);
     expect(replies[2]!.warnings).toEqual([]);
   });
   it('round 4: second round without new facts → L2 forces the phase on with the next escape', () => {

@@ -54,7 +54,9 @@ describe('tool contract', () => {
     expect(unbounded).toEqual([]);
   });
 
-  it('keeps all tool definitions together within 3,000 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3000);
+  // Revision 2 added inputs (search_results, queries, source_hints in three places) and outputs (warnings,
+  // tiers, phase_reason, sub_questions, next_definition …): about 330 tokens over the first contract.
+  it('keeps all tool definitions together within 3,350 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3350);
   });
 });

@@ -119,7 +119,9 @@ describe('record_round refusals and warnings', () => {
     const fact = (text: string) => ({ fact: text, url: 'https://example.org/a', confidence: 'PLAUSIBLE' });
     await h.ok('record_round', round(runId, { urls_visited: ['https://example.org/a'], facts: [fact('one')] }));
     const r2 = await h.ok('record_round', round(runId, { urls_visited: ['https://example.org/a'], facts: [fact('two')] }));
-    expect(r2.action).toBe('REFORMULATE');
+    // L1 on the round that uses up SURVEY's allowance: the phase change is the action, the reformulation rides along.
+    expect(r2).toMatchObject({ plateau_level: 1, action: 'ADVANCE_PHASE', escape_strategy: 'query reformulation' });
+    expect(r2.next.reformulate_from).toBeDefined();
     expect(r2.warnings.join('\n')).toMatch(/repeat/i);
     const r3 = await h.ok('record_round', round(runId, { query: 'four-day week productivity trial outcomes', urls_visited: ['https://example.org/c'], facts: [fact('three')] }));
     expect(r3.warnings.join('\n')).toMatch(/reformulat/i);
