@@ -75,22 +75,22 @@ export function applyCritique(
 ): CritiqueOutcome {
   const openQuestions = [...state.open_questions];
   const seen = new Set(openQuestions.map(normaliseQuestion));
-  for (const g of input.gaps) {
-    if (g.unanswerable !== true) continue;
+  const keep = (g: CriticGap): void => {
     const key = normaliseQuestion(g.description);
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return;
     seen.add(key);
     openQuestions.push(g.description);
-  }
+  };
+  for (const g of input.gaps) if (g.unanswerable === true) keep(g);
   const material = input.gaps.filter((g) => g.unanswerable !== true && g.material);
 
   const clean = input.signoff && material.length === 0;
-  const next: CriticState = {
-    rounds: state.rounds + 1,
-    clean_signoffs: clean ? state.clean_signoffs + 1 : 0,
-    open_questions: openQuestions,
-  };
-  const stop = next.clean_signoffs >= CLEAN_SIGNOFFS_TO_STOP || next.rounds >= criticRounds;
+  const rounds = state.rounds + 1;
+  const cleanSignoffs = clean ? state.clean_signoffs + 1 : 0;
+  const stop = cleanSignoffs >= CLEAN_SIGNOFFS_TO_STOP || rounds >= criticRounds;
+  // Material gaps the critic budget ran out on are open too: no gap is dropped silently.
+  if (stop) for (const g of material) keep(g);
+  const next: CriticState = { rounds, clean_signoffs: cleanSignoffs, open_questions: openQuestions };
 
   const outcome: CritiqueOutcome = { state: next, stop, open_material_gaps: material.length, clean };
   if (!stop) {

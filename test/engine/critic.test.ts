@@ -42,6 +42,18 @@ describe('applyCritique', () => {
     expect(again.stop).toBe(true);
   });
 
+  it('keeps the material gaps the critic rounds ran out on as open questions (a real run got open_questions: [] with 3 gaps open)', () => {
+    const r = applyCritique(
+      { rounds: 1, clean_signoffs: 0, open_questions: ['Long-run effects?'] },
+      { gaps: [gap({ description: 'No benchmark of threads vs asyncio.' }), gap({ description: 'long-run effects', unanswerable: true }), gap({ description: 'Minor', material: false })], signoff: false },
+      2,
+    );
+    expect(r.stop).toBe(true);
+    expect(r.state.open_questions).toEqual(['Long-run effects?', 'No benchmark of threads vs asyncio.']);
+    const going = applyCritique(emptyCriticState(), { gaps: [gap({ description: 'Still chasing.' })], signoff: false }, 3);
+    expect(going.state.open_questions).toEqual([]);
+  });
+
   it('targets the material gap with the largest priority, the first on ties', () => {
     const r = applyCritique(
       emptyCriticState(),
