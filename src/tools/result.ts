@@ -20,8 +20,13 @@ export function annotationsFor(effect: Effect): ToolAnnotations {
   };
 }
 
-export function ok(structured: Record<string, unknown>, extraText?: string): CallToolResult {
-  let text = renderFields(structured);
+/**
+ * `omitFromText` names fields the text rendering leaves out because `extraText` carries them in another
+ * form (fetch_source puts a page's title and outline inside its untrusted block).
+ */
+export function ok(structured: Record<string, unknown>, extraText?: string, omitFromText: readonly string[] = []): CallToolResult {
+  const shown = omitFromText.length === 0 ? structured : Object.fromEntries(Object.entries(structured).filter(([k]) => !omitFromText.includes(k)));
+  let text = renderFields(shown);
   if (extraText) text += `\n${extraText}`;
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n[cut at ${MAX_TEXT} characters]`;
   return { content: [{ type: 'text', text }], structuredContent: structured };
