@@ -4,7 +4,7 @@ import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
-import { annotationsFor, fail, ok, renderFields } from './result.js';
+import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -109,7 +109,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       // Title and headings are page text like the body (SPEC 7): escaped wherever they appear, and in
       // the text rendering, which is all some clients show the model, inside the block with the body.
       const title = escapePageText(source.title);
-      const heads = outline(source.markdown).map(escapePageText);
+      const raw = outline(source.markdown);
+      const heads = raw.map(escapePageText);
       const label = `${source.id} ${source.url}`;
       const structured: Record<string, unknown> = {
         source_id: source.id,
@@ -123,7 +124,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         degraded,
       };
       if (next !== undefined) structured.next_start_index = next;
-      const page = [renderFields({ title: source.title, outline: outline(source.markdown) }), '', content].join('\n');
+      const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
       return ok(structured, wrapUntrusted(page, label), ['title', 'outline']);
     }
   },
