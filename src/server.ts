@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Stdio entry of the MCP server, as agent CLIs spawn it.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createServer } from './create-server.js';
 import { log } from './log.js';
+import { LineStdioTransport } from './stdio-transport.js';
 
 const server = createServer();
-await server.connect(new StdioServerTransport());
+await server.connect(new LineStdioTransport());
 if (process.env.DEEP_RESEARCH_TRACE_FILE) {
   const { appendFileSync } = await import('node:fs');
   server.server.oninitialized = () => {

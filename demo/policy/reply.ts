@@ -1,7 +1,8 @@
 // Reads a deep-research tool reply the way a model sees it in Claude Code: as TEXT, not structuredContent.
 // The server renders every decision field as `key: value` lines (nested keys dotted, short lists joined
 // with ", ", long lists as "  - item" lines, lists of objects as JSON). Anything after the fields (the
-// untrusted page block of fetch_source) is kept apart as `body`.
+// untrusted page block of fetch_source, which carries the page's title and outline) is kept apart as
+// `body`.
 
 export interface Reply {
   /** The raw text the policy was shown. */
@@ -52,7 +53,18 @@ export function parseReply(text: string, isError = false): Reply {
     lastKey = m[1] ?? '';
     fields.set(lastKey, m[2] ?? '');
   }
-  return makeReply(text, isError, fields, lists, lines.slice(i).join('\n'));
+  const body = lines.slice(i).join('\n');
+  pageFields(body, fields);
+  return makeReply(text, isError, fields, lists, body);
+}
+
+/**
+ * fetch_source's title is page text: the text rendering gives it inside the untrusted block, as the
+ * block's first line (`title: …`), where a reader finds it.
+ */
+function pageFields(body: string, fields: Map<string, string>): void {
+  const m = /^<untrusted-page-content [^\n]*>\ntitle: (.*)$/m.exec(body);
+  if (m && !fields.has('title')) fields.set('title', m[1] ?? '');
 }
 
 function asJsonObject(text: string): Record<string, unknown> | undefined {

@@ -44,3 +44,11 @@ export function wrapUntrusted(text: string, label: string): string {
 function escapeFence(s: string): string {
   return s.replace(FENCE_LIKE, '&lt;$1$2');
 }
+
+/**
+ * The escaping of the block's body, for a page-derived string that a reply carries outside the block
+ * (a structured field such as the title or an outline entry): it cannot open or close the fence either.
+ */
+export function escapePageText(s: string): string {
+  return escapeFence(sanitizeText(s));
+}

@@ -43,24 +43,26 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   },
   async handler(args, ctx: ToolContext, extra) {
     const run = ctx.store.loadRun(args.run_id);
+    // Everything fetch-related loads on the first call, not at server start.
+    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { escapePageText, wrapUntrusted }] = await Promise.all([
+      import('../fetch/url-guard.js'),
+      import('../fetch/passages.js'),
+      import('../fetch/untrusted.js'),
+    ]);
+    // The address policy comes before the store: a refused spelling of a stored URL's host (`127.1`,
+    // `user@host`) is refused whatever the store holds.
+    const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
+    const check = checkUrl(args.url, allowHosts);
+    if (!check.ok) return fail(withSkipHint(check.reason));
     let key: string;
     try {
       key = canonicalKey(args.url);
     } catch (err) {
       throw new InputError(`url: ${(err as Error).message}`);
     }
-    // Everything fetch-related loads on the first call, not at server start.
-    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { wrapUntrusted }] = await Promise.all([
-      import('../fetch/url-guard.js'),
-      import('../fetch/passages.js'),
-      import('../fetch/untrusted.js'),
-    ]);
+
     const stored = ctx.store.lookupSource(run.run_id, key);
     if (stored) return reply(stored, true, run.fetch.degraded);
-
-    const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
-    const check = checkUrl(args.url, allowHosts);
-    if (!check.ok) return fail(withSkipHint(check.reason));
 
     await extra.progress('fetching', 0, 2);
     const { readPage } = await import('../fetch/pipeline.js');
@@ -104,19 +106,26 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       } else {
         content = selectPassages(source.markdown, args.focus, max).content;
       }
+      // Title and headings are page text like the body (SPEC 7): escaped wherever they appear, and in
+      // the text rendering, which is all some clients show the model, inside the block with the body.
+      const title = escapePageText(source.title);
+      const raw = outline(source.markdown);
+      const heads = raw.map(escapePageText);
+      const label = `${source.id} ${source.url}`;
       const structured: Record<string, unknown> = {
         source_id: source.id,
         canonical_key: source.canonical_key,
         url: source.url,
-        title: source.title,
+        title,
         total_chars: source.markdown.length,
-        outline: outline(source.markdown),
-        content: wrapUntrusted(content, `${source.id} ${source.url}`),
+        outline: heads,
+        content: wrapUntrusted(content, label),
         duplicate,
         degraded,
       };
       if (next !== undefined) structured.next_start_index = next;
-      return ok(structured, structured.content as string);
+      const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
+      return ok(structured, wrapUntrusted(page, label), ['title', 'outline']);
     }
   },
 };

@@ -63,7 +63,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         return result;
       } catch (err) {
         outcome = 'refused';
-        return errorResult(err);
+        return errorResult(err, { tool: tool.name, root: ctx.store.root });
       } finally {
         log({
           tool: tool.name,

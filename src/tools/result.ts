@@ -2,6 +2,7 @@
 // rendering carrying every decision field for clients (Claude Code) that show the model only text.
 // Size caps and isError live here and nowhere else.
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import * as path from 'node:path';
 import { InputError } from '../errors.js';
 
 const MAX_TEXT = 24_000;
@@ -20,8 +21,13 @@ export function annotationsFor(effect: Effect): ToolAnnotations {
   };
 }
 
-export function ok(structured: Record<string, unknown>, extraText?: string): CallToolResult {
-  let text = renderFields(structured);
+/**
+ * `omitFromText` names fields the text rendering leaves out because `extraText` carries them in another
+ * form (fetch_source puts a page's title and outline inside its untrusted block).
+ */
+export function ok(structured: Record<string, unknown>, extraText?: string, omitFromText: readonly string[] = []): CallToolResult {
+  const shown = omitFromText.length === 0 ? structured : Object.fromEntries(Object.entries(structured).filter(([k]) => !omitFromText.includes(k)));
+  let text = renderFields(shown);
   if (extraText) text += `\n${extraText}`;
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n[cut at ${MAX_TEXT} characters]`;
   return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -31,11 +37,68 @@ export function fail(message: string): CallToolResult {
   return { content: [{ type: 'text', text: `Refused: ${message}` }], isError: true };
 }
 
-/** InputError becomes a refusal that teaches; anything else is a bug, reported without a stack. */
-export function errorResult(err: unknown): CallToolResult {
+// What a file-system error means for the caller, in words. Its own message names the machine's
+// absolute path, which no reply carries (SPEC 7).
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'a file or folder it needs does not exist',
+  EISDIR: 'a path names a folder where a file is needed',
+  ENOTDIR: 'a path runs through a file as if it were a folder',
+  ENAMETOOLONG: 'a path or file name is too long for the file system',
+  ELOOP: 'a path runs through too many symlinks',
+  EEXIST: 'a file already exists where one was to be made',
+  ENOTEMPTY: 'a folder to be replaced is not empty',
+  EACCES: 'the server is not allowed to read or write there (file permissions)',
+  EPERM: 'the server is not allowed to read or write there (file permissions)',
+  EROFS: 'the artifacts folder is on a read-only file system',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EMFILE: 'too many files are open at once',
+  ENFILE: 'too many files are open at once',
+  EBUSY: 'a file is busy',
+  EIO: 'the disk reported an input/output error',
+  ELOCKED: 'another session has held the run lock for too long',
+  ECOMPROMISED: "the run's lock was lost while writing",
+};
+
+export interface ErrorContext {
+  tool: string;
+  /** The artifacts root: a path inside it is shown relative to it. */
+  root: string;
+}
+
+/**
+ * InputError becomes a refusal that teaches. Anything else is a file-system failure, put in words with
+ * the path relative to the artifacts root, or a bug, reported without a stack and without the machine's
+ * paths; neither is called an "internal error": the message says what happened and what to do.
+ */
+export function errorResult(err: unknown, where?: ErrorContext): CallToolResult {
   if (err instanceof InputError) return fail(err.message);
-  const message = err instanceof Error ? err.message : String(err);
-  return fail(`internal error: ${message}. Nothing was written for this call; report this if it repeats.`);
+  const tool = where?.tool ?? 'this call';
+  const e = (err ?? {}) as NodeJS.ErrnoException;
+  const meaning = typeof e.code === 'string' ? FS_ERRORS[e.code] : undefined;
+  if (meaning) {
+    // A rename names its destination in `dest`: the file the caller knows, not our temp file.
+    const target = (e as { dest?: unknown }).dest ?? e.path;
+    const at = typeof target === 'string' && where ? insideRoot(target, where.root) : undefined;
+    return fail(
+      `${tool} could not finish: ${meaning} (${e.code}${at !== undefined ? ` at ${at === '' ? 'the artifacts folder' : `"${at}"`}` : ''}). ` +
+        'Nothing was written for this call. Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.',
+    );
+  }
+  const message = scrubPaths(err instanceof Error ? err.message : String(err), where?.root);
+  return fail(`${tool} failed unexpectedly: ${message}. Nothing was written for this call; retry once, and report it with this message if it repeats.`);
+}
+
+function insideRoot(p: string, root: string): string | undefined {
+  const rel = path.relative(root, p);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join('/');
+}
+
+/** Absolute paths out of a message: relative to the artifacts root inside it, else the last name only. */
+export function scrubPaths(message: string, root?: string): string {
+  let m = message;
+  if (root) m = m.split(`${root}${path.sep}`).join('').split(root).join('the artifacts folder');
+  return m.replace(/(?<![\w:/.\\-])(?:[A-Za-z]:)?(?:[\\/][^\s\\/'"`,;:()]+){2,}/g, (p) => `…/${p.split(/[\\/]/).pop()}`);
 }
 
 /** `key: value` lines; nested objects flatten to dotted keys, lists of objects to compact JSON. */

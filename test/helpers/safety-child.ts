@@ -9,12 +9,13 @@
 //            complete_thread, critic threads, record_critique, check_drift) until killed
 //   sources  wait for "go" on stdin, then add the given URLs (store.addSource or fetch_source)
 //   rounds   wait for "go", then start the given threads and record rounds in them concurrently
+//   hold     take the run's lock and hold it (emits {held}) until "release" on stdin, or until killed
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { canonicalKey } from '../../src/engine/canonical-url.js';
 
 interface Config {
-  mode: 'crash' | 'sources' | 'rounds';
+  mode: 'crash' | 'sources' | 'rounds' | 'hold';
   root: string;
   seed?: number;
   runId?: string;
@@ -221,7 +222,25 @@ async function rounds() {
   emit({ done: true });
 }
 
-const main = cfg.mode === 'crash' ? crash : cfg.mode === 'sources' ? sources : rounds;
+async function hold() {
+  const store = new RunStore(cfg.root);
+  await store.lock(cfg.runId as string, async () => {
+    emit({ held: true, pid: process.pid });
+    await new Promise<void>((resolve) => {
+      let buf = '';
+      process.stdin.on('data', (d) => {
+        buf += String(d);
+        if (buf.includes('release')) {
+          emit({ releasing: Date.now() });
+          resolve();
+        }
+      });
+    });
+  });
+  emit({ done: true });
+}
+
+const main = cfg.mode === 'crash' ? crash : cfg.mode === 'sources' ? sources : cfg.mode === 'hold' ? hold : rounds;
 main().then(
   () => process.exit(0),
   (err) => {

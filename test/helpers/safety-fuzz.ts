@@ -1,6 +1,7 @@
 // Arbitraries and the per-call oracle for the fuzz suite: every answer is a result or an isError with a
 // message, a refusal writes nothing, the server keeps answering.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +16,8 @@ export const nasty: fc.Arbitrary<unknown> = fc.oneof(
     null, undefined, true, false,
     '', ' ', '\u0000', '\uFFFF', '\uD800', '..', '../../etc/passwd', '/etc/passwd', 'C:\\x', '\u202Eevil', '🧪🔬', 'ثريد',
     'S1', 'S0', 'S-1', 'S01', 'S99999999', 'S1/../S1', 'VERIFIED', 'HIGH', 'OPEN', 'ANSWERED', 'SURVEY', 'quick', 'deep',
+    // Names of folders inside a run and an over-long name: file-system errors a tool must put in words.
+    'state', 'sources', 'state/run.json', '.lock', 'x'.repeat(256), `${'d/'.repeat(40)}x`,
     '__proto__', 'constructor', 'https://example.org/a', 'http://127.0.0.1/', 'file:///etc/passwd', 'javascript:alert(1)',
     [], {}, [[]], [{}], [null], { length: 1e9 }, Object.create(null),
   ) },
@@ -120,6 +123,8 @@ export interface Oracle {
   /** Calls and checks one case; returns the result (or the protocol error for non-object arguments). */
   check: (args: unknown) => Promise<void>;
   internalErrors: { tool: string; message: string; args: string }[];
+  /** Replies that carry an absolute path of the machine the caller did not give. */
+  pathLeaks: { tool: string; path: string; message: string; args: string }[];
   stats: { ok: number; refused: number; protocol: number };
 }
 
@@ -170,11 +175,48 @@ const summarize = (v: unknown) => {
   }
 };
 
+/**
+ * Absolute paths of this machine in a reply (SPEC 7: none, except a path the caller gave): the artifacts
+ * root and the folders around it, the working directory, the home and temp folders, and any path under
+ * the usual top-level folders. A path that occurs in the arguments is the caller's own.
+ */
+export function absolutePaths(reply: string, args: string, root: string): string[] {
+  const known = [root, safeRealpath(root), path.dirname(root), process.cwd(), os.homedir(), os.tmpdir(), safeRealpath(os.tmpdir())].filter((p) => p.length > 1);
+  const found = new Set<string>();
+  for (const k of known) if (reply.includes(k) && !args.includes(k)) found.add(k);
+  for (const m of reply.matchAll(/(?<![\w.:/])\/(?:tmp|home|root|dev|etc|proc|var|usr|work|opt|Users|private|mnt|srv)\/[^\s"'`)\]\\]*/g)) {
+    if (!args.includes(m[0])) found.add(m[0]);
+  }
+  return [...found];
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 export function oracle(h: Harness, tool: string, base: Map<string, Buffer>, expect: (cond: boolean, message: string) => void): Oracle {
   const internalErrors: Oracle['internalErrors'] = [];
+  const pathLeaks: Oracle['pathLeaks'] = [];
   const stats = { ok: 0, refused: 0, protocol: 0 };
+  const audit = (r: CallToolResult, args: unknown) => {
+    const reply = JSON.stringify([r.content, r.structuredContent ?? null]);
+    let given: string;
+    try {
+      given = JSON.stringify(args) ?? '';
+    } catch {
+      given = '';
+    }
+    const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    if (/internal error/i.test(reply)) internalErrors.push({ tool, message: text.slice(0, 300), args: summarize(args) });
+    for (const p of absolutePaths(reply, given, h.root)) pathLeaks.push({ tool, path: p, message: text.slice(0, 300), args: summarize(args) });
+  };
   return {
     internalErrors,
+    pathLeaks,
     stats,
     async check(args: unknown) {
       const before = rootTree(h.root);
@@ -193,12 +235,12 @@ export function oracle(h: Harness, tool: string, base: Map<string, Buffer>, expe
         return;
       }
       expect(r !== null && typeof r === 'object' && Array.isArray(r.content), `${tool}: not a CallToolResult for ${summarize(args)}`);
+      audit(r, args);
       if (r.isError) {
         stats.refused++;
         const first = r.content[0];
         const text = first && first.type === 'text' ? first.text : '';
         expect(text.trim().length > 0, `${tool}: refusal without a message for ${summarize(args)}`);
-        if (/internal error/i.test(text)) internalErrors.push({ tool, message: text.slice(0, 300), args: summarize(args) });
         const after = rootTree(h.root);
         if (JSON.stringify(after) !== JSON.stringify(before)) {
           const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);

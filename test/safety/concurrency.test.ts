@@ -215,14 +215,15 @@ describe('start_run raced against itself', () => {
 
 describe('two server processes on one run', () => {
   let h: Harness;
-  // Started first and checked last, so its ~10 s of waiting overlaps the other tests of this block.
+  // Started first and checked last, so its waiting overlaps the other tests of this block.
   let staleLock: Promise<{ round: number; waited: number }>;
   beforeAll(async () => {
     await childBundle();
     h = await connect({ root: sandbox().root });
     const runId = await newRun(h, 'Is a dead lock holder survivable?', ['Only']);
     await h.ok('start_thread', { run_id: runId, thread: 'Only' });
-    // What a SIGKILLed holder leaves: proper-lockfile's lock folder with a fresh mtime.
+    // What a holder SIGKILLed between making the lock folder and writing its owner record leaves: a bare
+    // folder with a fresh mtime (a dead holder with a record: stale-lock.test.ts).
     fs.mkdirSync(path.join(h.root, runId, '.lock'));
     const started = Date.now();
     staleLock = h
@@ -297,7 +298,7 @@ describe('two server processes on one run', () => {
     for (const t of [...names('A'), ...names('B')]) expect(briefText).toContain(t);
   }, 90_000);
 
-  it('a lock left behind by a killed process is taken over once stale, so the run is never wedged', async () => {
+  it('a bare lock folder left behind by a killed process is taken over once stale, so the run is never wedged', async () => {
     const { round, waited } = await staleLock;
     expect(round).toBe(1);
     expect(waited).toBeLessThan(25_000);

@@ -3,7 +3,8 @@
 // whole argument object, structurally near-valid objects (one to three fields replaced by wrong types,
 // NaN, negative or huge numbers, huge or hostile unicode strings, deleted or extra keys), and extra keys.
 // Every answer is a result or an isError with a non-empty message; a refusal writes nothing; the server
-// keeps answering and a valid call afterwards succeeds. fetch_source never reaches the network: the
+// keeps answering and a valid call afterwards succeeds; no reply says "internal error" or carries an
+// absolute path of the machine that the caller did not give (SPEC 7). fetch_source never reaches the network: the
 // allow-list is empty, every URL is refused by the guard or already stored, and sockets are trapped.
 import dns from 'node:dns';
 import * as fs from 'node:fs';
@@ -35,6 +36,7 @@ let h: Harness;
 let runId: string;
 let base: Map<string, Buffer>;
 const internal: Oracle['internalErrors'] = [];
+const leaks: Oracle['pathLeaks'] = [];
 const stats: Record<string, Oracle['stats']> = {};
 
 function templates(): Record<string, Record<string, unknown>> {
@@ -211,6 +213,7 @@ async function fuzzTool(tool: string, extraArbs: { arb: fc.Arbitrary<unknown>; r
     restoreRoot(h.root, base);
   }
   internal.push(...o.internalErrors);
+  leaks.push(...o.pathLeaks);
   stats[tool] = o.stats;
   expect(total).toBeGreaterThanOrEqual(1000 * Math.min(SCALE, 1));
   expect(networkAttempts).toEqual([]);
@@ -233,7 +236,13 @@ describe('fuzzing every tool through the in-memory client', () => {
     ]);
   }, 120_000);
 
-  it('bad input never surfaces as an "internal error": every refusal says what to fix', () => {
+  it('no reply carries an absolute path of the machine that the caller did not give', () => {
+    const byPath = new Map<string, (typeof leaks)[number]>();
+    for (const e of leaks) if (!byPath.has(`${e.tool} ${e.path}`)) byPath.set(`${e.tool} ${e.path}`, e);
+    expect([...byPath.values()].map((e) => `${e.tool}: ${e.path} in ${e.message}\n    args: ${e.args}`)).toEqual([]);
+  });
+
+  it('no reply says "internal error": every refusal says what to fix', () => {
     const byMessage = new Map<string, (typeof internal)[number]>();
     for (const e of internal) {
       const k = `${e.tool}: ${e.message.replace(/"[^"]*"/g, '"…"').slice(0, 120)}`;

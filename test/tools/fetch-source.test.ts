@@ -69,6 +69,19 @@ describe('fetch_source', () => {
     expect(stored).not.toContain('Copyright');
   });
 
+  it('applies the address policy before the store: a refused spelling of a stored host is refused', async () => {
+    await open();
+    await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article` });
+    const before = snapshotTree(h.root);
+    // Same canonical key as the stored page, spellings the allow-list does not name.
+    for (const variant of [`http://127.1:${web.port}/article`, `http://0x7f000001:${web.port}/article`, `http://user@127.0.0.1:${web.port}/article`]) {
+      const r = await h.call('fetch_source', { run_id: runId, url: variant });
+      expect(r.isError, `${variant} answered ${JSON.stringify(r.structuredContent)}`).toBe(true);
+      expect(text(r)).toMatch(/refused|user info/i);
+    }
+    expect(snapshotTree(h.root)).toEqual(before);
+  });
+
   it('returns page text only inside the untrusted block, with the fence escaped', async () => {
     await open();
     const r = await h.call('fetch_source', { run_id: runId, url: `${web.origin}/article`, focus: 'instructions' });
