@@ -4,7 +4,9 @@ import { runLint } from './cli/lint.js';
 import { runVerify } from './cli/verify.js';
 
 const USAGE = `usage:
-  deep-research verify <run-dir>          check report.md's citations and quotes against stored sources
+  deep-research verify <run-dir> [--no-audit]
+                                          check report.md against stored sources and the claim audit
+                                          (--no-audit: citations, quotations and hashes only)
   deep-research lint <run-dir>            check micro-reports and completion reports against the spec
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
   deep-research uninstall [--target ...] (--project <dir> | --user)`;

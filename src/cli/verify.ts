@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { RunStore } from '../store/run-store.js';
 import { readFileSafe } from '../store/fs-safe.js';
-import { verifyReportText } from '../reports/verify-report.js';
+import { verifyReport } from '../reports/verify-report.js';
 import { collectSources } from '../tools/verify-report.js';
 
 export function openRun(runDir: string | undefined): { store: RunStore; runId: string } | string {
@@ -18,7 +18,9 @@ export function openRun(runDir: string | undefined): { store: RunStore; runId: s
   return { store, runId };
 }
 
-export function runVerify(args: string[]): number {
+export function runVerify(argv: string[]): number {
+  const noAudit = argv.includes('--no-audit');
+  const args = argv.filter((a) => a !== '--no-audit');
   const opened = openRun(args[0]);
   if (typeof opened === 'string') {
     process.stderr.write(`verify: ${opened}\n`);
@@ -31,8 +33,16 @@ export function runVerify(args: string[]): number {
     process.stderr.write(`verify: no report at ${file}\n`);
     return 1;
   }
-  const problems = verifyReportText(text, collectSources(store, runId), { degraded: store.loadRun(runId).fetch.degraded });
-  for (const p of problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
-  process.stdout.write(problems.length === 0 ? 'verify: ok\n' : `verify: ${problems.length} problem(s)\n`);
-  return problems.length === 0 ? 0 : 1;
+  const r = verifyReport(text, collectSources(store, runId), {
+    degraded: store.loadRun(runId).fetch.degraded,
+    ...(noAudit ? {} : { audit: store.loadAudit(runId) }),
+  });
+  for (const p of r.problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
+  const a = r.audit;
+  const audit = noAudit
+    ? 'claim audit not checked (--no-audit): citations, quotations and source hashes only'
+    : `audit: ${a.supported} supported, ${a.partial} partial, ${a.unsupported} unsupported, ${a.unaudited} unaudited`;
+  process.stdout.write(`verify: ${r.citations} citations, ${r.pairs} claim–source pairs; ${audit}\n`);
+  process.stdout.write(r.problems.length === 0 ? 'verify: ok\n' : `verify: ${r.problems.length} problem(s)\n`);
+  return r.problems.length === 0 ? 0 : 1;
 }

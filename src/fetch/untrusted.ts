@@ -44,3 +44,8 @@ export function wrapUntrusted(text: string, label: string): string {
 function escapeFence(s: string): string {
   return s.replace(FENCE_LIKE, '&lt;$1$2');
 }
+
+/** Page text that appears outside a wrapped block (a passage in structured output): cleaned and escaped. */
+export function fenceEscaped(s: string): string {
+  return escapeFence(sanitizeText(s));
+}
