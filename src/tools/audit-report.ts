@@ -13,9 +13,9 @@ const PASSAGE_CHARS = 360;
 
 const inputSchema = {
   run_id: runId,
-  path: z.string().max(500).optional().describe('A file in the run folder; default report.md.'),
-  offset: z.number().int().min(0).optional().describe('First pair to return; default 0.'),
-  limit: z.number().int().min(1).max(50).optional().describe(`Pairs per page; default ${DEFAULT_PAGE}.`),
+  path: z.string().max(500).optional(),
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}.`),
 };
 
 const outputSchema = {
@@ -31,6 +31,7 @@ const outputSchema = {
       verdict: z.string().optional(),
     }),
   ),
+  urls: z.record(z.string(), z.string()),
   next_offset: z.number().optional(),
 };
 
@@ -39,7 +40,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "Read-only. Splits the report into claim–source pairs, each with its line, statement, source id, current verdict and up to 2 passages of the stored source ranked for the statement (untrusted text; none once SUPPORTED). Paged: next_offset. Judge each pair, then record_audit.",
+      "Read-only: the report's claim–source pairs, each with line, statement, source id, verdict and up to 2 passages of its stored source (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
@@ -63,11 +64,19 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       return { pair_id: p.pair_id, line: p.line, statement: p.statement, source_id: p.source_id, passages, ...(verdict ? { verdict } : {}) };
     });
     const next = offset + limit < pairs.length ? offset + limit : undefined;
+    // The URL of each source on the page, for reading more of it with fetch_source and a focus.
+    const urls: Record<string, string> = {};
+    for (const p of out) {
+      if (urls[p.source_id] !== undefined) continue;
+      const url = ctx.store.readSource(run.run_id, p.source_id)?.url;
+      if (url) urls[p.source_id] = url;
+    }
     const structured: Record<string, unknown> = {
       total: pairs.length,
       unaudited: auditCounts(audit, pairs).unaudited,
       pairs: out,
       ...(next !== undefined ? { next_offset: next } : {}),
+      urls,
     };
     const listing = out
       .map((p) => {

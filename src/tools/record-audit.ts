@@ -14,10 +14,10 @@ const inputSchema = {
   verdicts: z
     .array(
       z.object({
-        pair_id: z.string().min(1).max(40).describe('From audit_report.'),
+        pair_id: z.string().min(1).max(40),
         verdict: z.enum(VERDICTS),
-        passage: z.string().max(2000).optional().describe('Verbatim from the source; needed for SUPPORTED and PARTIAL.'),
-        note: z.string().max(1000).optional().describe('What the source does not support; needed for PARTIAL and UNSUPPORTED.'),
+        passage: z.string().max(2000).optional().describe('Verbatim; for SUPPORTED, PARTIAL.'),
+        note: z.string().max(1000).optional().describe('What is unsupported; for PARTIAL, UNSUPPORTED.'),
       }),
     )
     .min(1)
@@ -37,7 +37,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs of report.md; each passage must be in the stored source, else that verdict is refused with why and the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported (pair ids still not SUPPORTED), audit_path.',
+      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),

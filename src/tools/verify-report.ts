@@ -9,7 +9,7 @@ import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   run_id: runId,
-  path: z.string().max(500).optional().describe('A file in the run folder; default report.md.'),
+  path: z.string().max(500).optional().describe('In the run folder; default report.md.'),
 };
 
 const counts = z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() });
@@ -37,7 +37,7 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Verify the final report',
     description:
-      'Checks report.md: citations resolve, each quotation is in its one cited source, Sources lists exactly the cited ids, cited sources are unedited, every claim–source pair has a SUPPORTED verdict (record_audit). Returns ok, problems with lines, citations, pairs, audit counts. Fix and repeat.',
+      'Checks report.md: citations resolve, quotations are in their one cited source, Sources matches, sources unedited, every pair SUPPORTED (record_audit). Returns ok, problems with lines, citations, pairs, audit. Fix and repeat.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),

@@ -32,7 +32,6 @@ async function setup(findings: string[]) {
   return run_id as string;
 }
 const write = (runId: string, text: string) => fs.writeFileSync(path.join(h.root, runId, 'report.md'), text);
-const byStatement = (pairs: any[], start: string, source: string) => pairs.find((p) => p.statement.startsWith(start) && p.source_id === source);
 
 const PASS_ICELAND = 'Productivity and service provision remained the same or improved in the majority of workplaces';
 const PASS_UK = 'Company revenue stayed broadly the same over the trial period';
@@ -154,7 +153,7 @@ describe('audit_report', () => {
     expect(sc.pairs).toHaveLength(20);
     expect(sc.pairs[0]).toMatchObject({ line: 5, statement: 'Claim 1 about productivity in the majority of workplaces', source_id: 'S1' });
     const text = (first.content[0] as any).text as string;
-    expect(text).toMatch(/^total: 25\nunaudited: 25\nnext_offset: 20\n/);
+    expect(text).toMatch(/^total: 25\nunaudited: 25\nnext_offset: 20\nurls\.S1: https:\/\/example\.org\/iceland\n/);
     const block = text.slice(text.indexOf('<untrusted-page-content'));
     expect(block).toContain(`[${sc.pairs[0].pair_id}] line 5 · S1 · unaudited`);
     expect(block).toContain('passage: Between 2015 and 2019');

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const SPEC_TOOLS = ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'verify_report'];
+const SPEC_TOOLS = ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'audit_report', 'record_audit', 'verify_report'];
 
 describe('tool contract', () => {
   it('matches the committed snapshot', async () => {
@@ -54,7 +54,8 @@ describe('tool contract', () => {
     expect(unbounded).toEqual([]);
   });
 
-  it('keeps all tool definitions together within 3,000 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3000);
+  // 3,000 for nine tools; the claim audit's two (audit_report, record_audit) added about 420.
+  it('keeps all tool definitions together within 3,450 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3450);
   });
 });
