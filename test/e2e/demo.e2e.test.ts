@@ -56,7 +56,7 @@ describe('the demo', () => {
     const seconds = (performance.now() - started) / 1000;
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(seconds).toBeLessThan(60);
-    expect(r.stdout).toMatch(/^verify_report: ok \(\d+ citations checked\)$/m);
+    expect(r.stdout).toMatch(/^verify_report: ok \(\d+ citations checked; (\d+) of \1 claim-source pairs SUPPORTED by the audit\)$/m);
     expect(r.stdout).toMatch(/SCRIPTED REPLAY/);
     // The committed example stays as it was; the demo writes a new run beside it.
     expect(r.stdout).toContain(`Run: artifacts/${EXAMPLE}-2/`);
