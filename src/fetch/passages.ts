@@ -386,6 +386,8 @@ function around(unit: string, query: Set<string>, maxChars: number): string {
     // List and quote markers go, as in the grounding projection, so a passage quoted back is found.
     .map((l) => l.replace(/^\s*(?:>\s?)*(?:[-*+]\s+)?/, ''))
     .join(' ')
+    // Links and images read as their text: the URL is no evidence, and it would crowd out the words.
+    .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
   const sentences = flat.split(/(?<=[.!?。！？]["'”’)\]]*)\s+/).filter((s) => s !== '');
@@ -394,7 +396,8 @@ function around(unit: string, query: Set<string>, maxChars: number): string {
   let lo = hits.indexOf(Math.max(...hits));
   let hi = lo;
   let text = sentences[lo] ?? '';
-  if (text.length > maxChars) return trimToSentence(text, maxChars);
+  // A sentence too long for the budget is cut at a word, unmarked, so that the passage stays verbatim text.
+  if (text.length > maxChars) return text.slice(0, maxChars).replace(/\s+\S*$/, '');
   for (;;) {
     const after = sentences[hi + 1];
     const before = sentences[lo - 1];
