@@ -40,7 +40,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "Read-only: the report's claim–source pairs, each with line, statement, source id, verdict and up to 2 passages of its stored source (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+      "Read-only: the report's claim–source pairs, each with line, statement, source id, verdict and the passages of its stored source that best match it (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
