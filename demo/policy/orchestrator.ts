@@ -314,10 +314,13 @@ interface AuditorReport {
   notSupported: { pairId: string; verdict: string; note: string }[];
 }
 
-/** What the auditor reported: the last counts record_audit gave, and each pair it did not find SUPPORTED. */
+/**
+ * What the auditor reported: the last counts record_audit gave, and each pair it did not find SUPPORTED.
+ * Claude Code hands a subagent's report back with every line indented, so lines are matched trimmed.
+ */
 function parseAuditorReport(text: string): AuditorReport {
-  const n = (k: string) => Number(new RegExp(`^(?:pairs judged: )?${k}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  const notSupported = [...text.matchAll(/^not supported: (P[0-9a-f]+) \| (\w+) \| (.*)$/gm)].map((m) => ({ pairId: m[1]!, verdict: m[2]!, note: m[3]! }));
+  const n = (k: string) => Number(new RegExp(`^\\s*(?:pairs judged: )?${k}: (\\d+)\\s*$`, 'm').exec(text)?.[1] ?? 0);
+  const notSupported = [...text.matchAll(/^\s*not supported: (P[0-9a-f]+) \| (\w+) \| (.*?)\s*$/gm)].map((m) => ({ pairId: m[1]!, verdict: m[2]!, note: m[3]! }));
   return { counts: { supported: n('supported'), partial: n('partial'), unsupported: n('unsupported'), unaudited: n('unaudited') }, notSupported };
 }
 

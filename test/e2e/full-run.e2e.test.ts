@@ -95,7 +95,7 @@ describe('full run from the plugin', () => {
 
   it('writes report.md, which verify_report accepts in the run and again on its own', async () => {
     const verify = resultsOf(result, 'verify_report');
-    expect(verify.map((v) => field(v.text, 'ok'))).toEqual(['true']);
+    expect(verify.map((v) => field(v.text, 'ok')), verify[0]?.text).toEqual(['true']);
     const runId = path.basename(dir);
     const again = await verifyIndependently(project, runId);
     expect(field(again, 'ok'), again).toBe('true');
