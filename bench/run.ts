@@ -3,6 +3,7 @@
 //   tsx bench/run.ts cold-start ...   only the named sections; prints, writes nothing
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { audit } from './audit.js';
 import { coldStart } from './cold-start.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
@@ -18,9 +19,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'per-round': perRound,
   extraction,
   'stale-lock': staleLock,
+  audit,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'extraction', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

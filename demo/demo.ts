@@ -63,7 +63,7 @@ export interface DemoResult {
   runId: string;
   runDir: string;
   files: string[];
-  verify: { ok: boolean; problems: string; citations: number };
+  verify: { ok: boolean; problems: string; citations: number; pairs: number; supported: number };
   toolCalls: number;
   outcomes: ConversationOutcome[];
   fetches: Map<string, number>;
@@ -119,7 +119,9 @@ export async function runDemo(o: Options): Promise<DemoResult> {
       verify: {
         ok: /^ok: true$/m.test(v.text),
         problems: /^problems: (.*)$/m.exec(v.text)?.[1] ?? '',
-        citations: Number(/^citations_checked: (\d+)$/m.exec(v.text)?.[1] ?? 0),
+        citations: Number(/^citations: (\d+)$/m.exec(v.text)?.[1] ?? 0),
+        pairs: Number(/^pairs: (\d+)$/m.exec(v.text)?.[1] ?? 0),
+        supported: Number(/^audit\.supported: (\d+)$/m.exec(v.text)?.[1] ?? 0),
       },
       toolCalls: trace.length,
       outcomes,

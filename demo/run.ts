@@ -25,16 +25,17 @@ async function main() {
     `Run: ${rel}/`,
     ...shown.map((f) => `  ${f}`),
     `  state/ (${r.files.length - shown.length} files of machine state)`,
-    `verify_report: ${r.verify.ok ? 'ok' : `FAILED ${r.verify.problems}`} (${r.verify.citations} citations checked)`,
-    `Conversations: 1 orchestrator, ${byRole('investigator').length} investigators, ${byRole('refuter').length} verifier; ${r.toolCalls} tool calls`,
+    `verify_report: ${r.verify.ok ? 'ok' : `FAILED ${r.verify.problems}`} (${r.verify.citations} citations checked; ${r.verify.supported} of ${r.verify.pairs} claim-source pairs SUPPORTED by the audit)`,
+    `Conversations: 1 orchestrator, ${byRole('investigator').length} investigators, ${byRole('auditor').length} auditors; ${r.toolCalls} tool calls`,
     `Fixture web: ${[...r.fetches.values()].reduce((a, b) => a + b, 0)} requests for ${r.fetches.size} pages (each page fetched at most once: ${[...r.fetches.values()].every((n) => n <= 1) ? 'yes' : 'no'})`,
     `Time: ${(r.ms / 1000).toFixed(1)} s`,
     '',
     r.final,
     '',
     `The run is in ${rel}/${o.replace ? ' (ignored by git; the next `npm run demo` replaces it)' : ''}.`,
-    `Open first: ${rel}/report.md (the answer; every citation checked). Then, in the same folder: thread-completion-*.md (why each`,
-    'thread stopped, its facts with their quotes), micro-report-*.md (one per round) and critique.md.',
+    `Open first: ${rel}/report.md (the answer; every citation checked). Then, in the same folder: audit.md (each claim–source`,
+    'pair with its verdict and passage), thread-completion-*.md (why each thread stopped, its facts with their quotes),',
+    'micro-report-*.md (one per round) and critique.md.',
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   if (!r.verify.ok) process.exitCode = 1;

@@ -191,11 +191,23 @@ export const fourDayWeek: Scenario = {
       ],
     },
   ],
-  answer:
-    'In the trials these sources describe, cutting hours without cutting pay left output about the same or slightly higher: ' +
-    "Iceland's public-sector trials kept productivity and services steady and revenue in the 2022 UK pilot held up. " +
-    'The counter-evidence is about cost and fit rather than output per hour: where shorter days had to be covered by extra staff, the scheme was judged too expensive.',
-  answerTopics: ['t-iceland', 't-uk', 't-costs'],
+  answer: [
+    [
+      {
+        text: "In the trials these sources describe, cutting hours without cutting pay left output about the same: Iceland's public-sector trials kept productivity and services steady",
+        topics: ['t-iceland'],
+        evidence: 'productivity and service provision remained the same or improved in the majority of workplaces',
+      },
+      { text: ', and revenue in the 2022 UK pilot held up', topics: ['t-uk'], evidence: 'Company revenue stayed broadly the same over the trial period, rising by 1.4 percent on average' },
+    ],
+    [
+      {
+        text: 'The counter-evidence is about cost rather than output per hour: where shorter days had to be covered by extra staff, costs rose',
+        topics: ['t-costs'],
+        evidence: 'The extra staff cost about 12 million kronor over the two years',
+      },
+    ],
+  ],
   openQuestions: [
     {
       kind: 'modality',

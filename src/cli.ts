@@ -5,7 +5,9 @@ import { runVerify } from './cli/verify.js';
 import { VERSION } from './version.js';
 
 const USAGE = `usage:
-  deep-research verify <run-dir>          check report.md's citations and quotes against stored sources
+  deep-research verify <run-dir> [--no-audit]
+                                          check report.md against stored sources and the claim audit
+                                          (--no-audit: citations, quotations and hashes only)
   deep-research lint <run-dir | runs-dir> check micro-reports and completion reports against the spec
                                           (given artifacts/, every run in it)
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, tempDir, type Harness } from './helpers/mcp.js';
-import { brief, PAGE, QUESTION, seedSource } from './helpers/fixtures.js';
+import { brief, PAGE, QUESTION, seedSource, supportAll } from './helpers/fixtures.js';
 
 const CLI = path.resolve('dist/cli.js');
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -30,12 +30,29 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('deep-research CLI', () => {
-  it('verify exits 0 on a grounded report and 1 with line numbers on a fabricated citation', () => {
+  it('verify exits 0 on a grounded, audited report and 1 with line numbers on an unjudged pair, an edited source or a fabricated citation', async () => {
     const good = '# T\n\n## Findings\n\nIt "kept productivity the same" [S1].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [S1] Trial report A — https://example.org/a\n';
     fs.writeFileSync(path.join(runDir, 'report.md'), good);
+    // Mechanics pass, and say that the audit was left out; with the audit, the unjudged pair fails.
+    const mechanics = cli('verify', runDir, '--no-audit');
+    expect(mechanics.stdout).toContain('claim audit not checked (--no-audit)');
+    expect(mechanics.status).toBe(0);
+    const unjudged = cli('verify', runDir);
+    expect(unjudged.status).toBe(1);
+    expect(unjudged.stdout).toMatch(/report\.md:5: pair P[0-9a-f]+ .* has no verdict/);
+    await supportAll(h, path.basename(runDir));
     const ok = cli('verify', runDir);
+    expect(ok.stdout).toContain('verify: 1 citation, 1 claim–source pair; audit: 1 supported, 0 partial, 0 unsupported, 0 unaudited');
     expect(ok.stdout).toContain('verify: ok');
     expect(ok.status).toBe(0);
+    // One character of the cited source changed: verify fails and names the source.
+    const source = path.join(runDir, 'sources', 'S1.md');
+    const stored = fs.readFileSync(source, 'utf8');
+    fs.writeFileSync(source, stored.replace('kept productivity', 'kept productivitY'));
+    const edited = cli('verify', runDir);
+    expect(edited.status).toBe(1);
+    expect(edited.stdout).toMatch(/report\.md:5: source S1 was changed after it was stored/);
+    fs.writeFileSync(source, stored);
     fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1, S7].'));
     const bad = cli('verify', runDir);
     expect(bad.status).toBe(1);

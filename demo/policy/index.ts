@@ -1,15 +1,15 @@
 // Entry points of the scripted policy: which role a conversation plays (from its first message), and
 // replaying a conversation so a stateless host (the fake Messages API) can ask "what comes next?".
+import { auditor, parseAuditorPrompt } from './auditor.js';
 import { investigator, parseInvestigatorPrompt } from './investigator.js';
 import { orchestrator, parseRequest } from './orchestrator.js';
-import { parseRefuterPrompt, refuter } from './refuter.js';
 import type { Scenario, Variation } from './scenario.js';
 import type { Call, HostInfo, Observation, Policy, Step } from './types.js';
 
 export * from './types.js';
 export type { Scenario, Variation } from './scenario.js';
 
-export type Role = 'orchestrator' | 'investigator' | 'refuter';
+export type Role = 'orchestrator' | 'investigator' | 'auditor';
 
 export interface PolicyEnv {
   scenario: Scenario;
@@ -28,7 +28,7 @@ export interface Conversation {
 
 /**
  * The role is read off the conversation's first message: the expanded /deep-research command, an
- * investigator's task (the prompt the orchestrator wrote), or the verification subagent's task.
+ * investigator's task (the prompt the orchestrator wrote), or the claim auditor's task.
  */
 export function policyFor(firstMessage: string, host: HostInfo, env: PolicyEnv): Conversation | undefined {
   if (/^# Deep research\b/m.test(firstMessage) && parseRequest(firstMessage)) {
@@ -36,8 +36,8 @@ export function policyFor(firstMessage: string, host: HostInfo, env: PolicyEnv):
   }
   const task = parseInvestigatorPrompt(firstMessage);
   if (task) return { role: 'investigator', label: task.thread, policy: investigator(task, { scenario: env.scenario, baseUrl: env.baseUrl }) };
-  const check = parseRefuterPrompt(firstMessage);
-  if (check) return { role: 'refuter', label: '', policy: refuter(check) };
+  const audit = parseAuditorPrompt(firstMessage);
+  if (audit) return { role: 'auditor', label: '', policy: auditor(audit, { scenario: env.scenario }) };
   return undefined;
 }
 

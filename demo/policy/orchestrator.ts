@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import { parseCompletion, type CompletionView } from './documents.js';
 import { investigatorPrompt } from './investigator.js';
 import { normaliseForMatch, parseReply } from './reply.js';
-import { parseRefutations, refuterPrompt, type Claim } from './refuter.js';
-import { pageFor, type BriefThread, type Depth, type Scenario, type Variation } from './scenario.js';
+import { auditorPrompt } from './auditor.js';
+import { answerText, pageFor, type BriefThread, type Depth, type Scenario, type Variation } from './scenario.js';
 import { calls, callsSaying, mcp, read, write, type Call, type CallResult, type HostInfo, type Observation, type Policy, type Step } from './types.js';
 import { plural } from '../../src/plural.js';
 
@@ -244,11 +244,12 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     evidence.push({ id: r.str('source_id')!, title: r.str('title') ?? url, url: r.str('url') ?? url, thread: cited.get(url)!.thread, facts });
   });
 
-  const compose = (refuted: Claim[]) =>
+  const audit: AuditNote = { split: false, changes: [] };
+  const ignoreAudit = env.variation?.ignoreAudit === true;
+  const compose = () =>
     composeReport({
       scenario,
       evidence,
-      refuted,
       views,
       openQuestions,
       notes,
@@ -256,7 +257,7 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
       cleanSignoffs,
       degraded,
       fabricate: env.variation?.fabricateCitation === true,
-      checked: key.length,
+      audit,
     });
   const writeReport = function* (text: string): Generator<Step, boolean, Observation> {
     const [w] = yield* calls(write(reportAbs, text));
@@ -266,27 +267,28 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     const [again] = yield* calls(write(reportAbs, text));
     return !again!.isError;
   };
-  const key: Claim[] = [];
-  for (const t of new Set(evidence.map((e) => e.thread))) {
-    const e = evidence.find((x) => x.thread === t)!;
-    key.push({ sourceId: e.id, quote: e.facts[0]!.quote });
-  }
-  let content = compose([]);
+  let content = compose();
   if (!(yield* writeReport(content))) return `Could not write the report at ${reportPath}.`;
 
-  // 8. Verify: a fresh subagent tries to refute the key claims; refuted ones go; then verify_report until it passes.
-  if (key.length) {
-    const [verdict] = yield* runAgents([{ tool: 'agent', kind: 'general', description: 'Refute key claims', prompt: refuterPrompt(runFolder, key) }]);
-    const refuted = parseRefutations(verdict ?? '');
-    if (refuted.length) {
-      for (const r of refuted) notes.push(`A claim citing ${r.sourceId} was removed: the verifier could not find its quotation in the stored text.`);
-      content = compose(refuted);
-      if (!(yield* writeReport(content))) return `Could not rewrite the report at ${reportPath}.`;
-    }
+  // 8. Audit: a fresh subagent judges every claim–source pair; the writer fixes what is not SUPPORTED, the
+  // auditor judges the changed pairs, and verify_report runs until it passes.
+  const runAuditor = function* (): Generator<Step, AuditorReport, Observation> {
+    const [text] = yield* runAgents([{ tool: 'agent', kind: 'general', description: 'Audit claim-source pairs', prompt: auditorPrompt(runId) }]);
+    return parseAuditorReport(text ?? '');
+  };
+  const first = yield* runAuditor();
+  audit.firstPass = first;
+  if (!ignoreAudit && first.notSupported.some((n) => n.verdict === 'PARTIAL')) {
+    audit.split = true;
+    audit.changes.push("the answer's compound sentence was split so that each part cites the source that says it");
   }
+  content = compose();
+  if (!(yield* writeReport(content))) return `Could not rewrite the report at ${reportPath}.`;
+  if (audit.split) yield* runAuditor();
+
   let verified = false;
   let lastProblems = '';
-  for (let attempt = 0; attempt < 4; attempt++) {
+  for (let attempt = 0; attempt < 5; attempt++) {
     const [v] = yield* calls(mcp('verify_report', { run_id: runId }));
     const r = parseReply(v!.text, v!.isError);
     if (r.bool('ok') === true) {
@@ -295,19 +297,50 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     }
     const problems = r.json<{ line: number; message: string }[]>('problems') ?? [];
     lastProblems = problems.map((p) => `line ${p.line}: ${p.message}`).join('; ');
-    const fixed = removeProblemLines(content, problems);
-    if (fixed === content) break;
-    content = fixed;
-    const [again] = yield* calls(write(reportAbs, content));
-    if (again!.isError) break;
+    const unjudged = problems.some((p) => /^pair P[0-9a-f]+ .* has no verdict/.test(p.message));
+    // A pair the audit did not find SUPPORTED goes with its line; with ignoreAudit the writer leaves it.
+    const fixable = problems.filter((p) => !/^pair P[0-9a-f]+ /.test(p.message) || (!ignoreAudit && / is (PARTIAL|UNSUPPORTED): /.test(p.message)));
+    const fixed = removeProblemLines(content, fixable);
+    if (fixed !== content) {
+      content = fixed;
+      const [again] = yield* calls(write(reportAbs, content));
+      if (again!.isError) break;
+      continue;
+    }
+    if (unjudged && attempt < 3) {
+      yield* runAuditor();
+      continue;
+    }
+    break;
   }
-  const answer = `${scenario.answer}`;
   return [
     `Report: ${reportPath} (verify_report ${verified ? 'ok' : `still failing: ${lastProblems}`}).`,
     `Run: ${runId}.`,
-    `Answer: ${answer}`,
+    `Answer: ${answerText(scenario)}`,
     openQuestions.length ? `Open questions: ${openQuestions.join('; ')}` : 'Open questions: none.',
   ].join('\n');
+}
+
+interface AuditorReport {
+  counts: { supported: number; partial: number; unsupported: number; unaudited: number };
+  notSupported: { pairId: string; verdict: string; note: string }[];
+}
+
+/**
+ * What the auditor reported: the last counts record_audit gave, and each pair it did not find SUPPORTED.
+ * Claude Code hands a subagent's report back with every line indented, so lines are matched trimmed.
+ */
+function parseAuditorReport(text: string): AuditorReport {
+  const n = (k: string) => Number(new RegExp(`^\\s*(?:pairs judged: )?${k}: (\\d+)\\s*$`, 'm').exec(text)?.[1] ?? 0);
+  const notSupported = [...text.matchAll(/^\s*not supported: (P[0-9a-f]+) \| (\w+) \| (.*?)\s*$/gm)].map((m) => ({ pairId: m[1]!, verdict: m[2]!, note: m[3]! }));
+  return { counts: { supported: n('supported'), partial: n('partial'), unsupported: n('unsupported'), unaudited: n('unaudited') }, notSupported };
+}
+
+interface AuditNote {
+  /** Cite each clause of the answer right after itself, instead of once at the end of its sentence. */
+  split: boolean;
+  firstPass?: AuditorReport;
+  changes: string[];
 }
 
 /**
@@ -385,7 +418,6 @@ function deriveGaps(views: CompletionView[], briefNames: Set<string>, scenario: 
 interface ComposeInput {
   scenario: Scenario;
   evidence: Evidence[];
-  refuted: Claim[];
   views: CompletionView[];
   openQuestions: string[];
   notes: string[];
@@ -393,22 +425,24 @@ interface ComposeInput {
   cleanSignoffs: number;
   degraded: boolean;
   fabricate: boolean;
-  checked: number;
+  audit: AuditNote;
 }
 
 function composeReport(x: ComposeInput): string {
-  const isRefuted = (id: string, quote: string) => x.refuted.some((r) => r.sourceId === id && r.quote === quote);
-  const usable = x.evidence
-    .map((e) => ({ ...e, facts: e.facts.filter((f) => !isRefuted(e.id, f.quote)) }))
-    .filter((e) => e.facts.length > 0);
+  const usable = x.evidence.filter((e) => e.facts.length > 0);
   const citedIds = new Set<string>();
   const cite = (ids: string[]) => {
     ids.forEach((id) => citedIds.add(id));
     return `[${ids.join(', ')}]`;
   };
   const lines: string[] = [`# ${x.scenario.question}`, ''];
-  const answerIds = usable.filter((e) => e.facts.some((f) => f.topics.some((t) => x.scenario.answerTopics.includes(t)))).map((e) => e.id);
-  lines.push(answerIds.length ? `${x.scenario.answer} ${cite(answerIds)}` : x.scenario.answer, '');
+  const idsFor = (topics: string[]) => usable.filter((e) => e.facts.some((f) => f.topics.some((t) => topics.includes(t)))).map((e) => e.id);
+  const sentences = x.scenario.answer.map((clauses) => {
+    if (x.audit.split) return `${clauses.map((c) => (idsFor(c.topics).length ? `${c.text} ${cite(idsFor(c.topics))}` : c.text)).join('')}.`;
+    const ids = [...new Set(clauses.flatMap((c) => idsFor(c.topics)))];
+    return `${clauses.map((c) => c.text).join('')}${ids.length ? ` ${cite(ids)}` : ''}.`;
+  });
+  lines.push(sentences.join(' '), '');
 
   const threadOrder = x.views.map((v) => v.thread);
   for (const thread of threadOrder) {
@@ -433,7 +467,12 @@ function composeReport(x: ComposeInput): string {
   for (const v of x.views) lines.push(`- ${v.thread}: ${plural(v.roundsExecuted, 'round')}, stopped with ${v.convergenceReason}.`);
   lines.push('');
   lines.push(`Critique: ${plural(x.criticRounds, 'round')}; ${plural(x.cleanSignoffs, 'consecutive clean sign-off')} at the end.`);
-  lines.push(`Verification: a fresh subagent checked ${plural(x.checked, 'key claim')} against the stored text; ${x.refuted.length} refuted.`);
+  const fp = x.audit.firstPass;
+  if (fp) {
+    const total = fp.counts.supported + fp.counts.partial + fp.counts.unsupported + fp.counts.unaudited;
+    const changed = x.audit.changes.length ? `changed: ${x.audit.changes.join('; ')}` : 'nothing was changed';
+    lines.push(`Audit: a fresh reader judged ${total} claim-source pairs against the stored sources; ${fp.counts.supported} were SUPPORTED on the first pass; ${changed}.`);
+  }
   if (x.degraded) lines.push('Degraded: yes — the answer rests on partial information.');
   for (const n of x.notes) lines.push(`Note: ${sanitise(n)}`);
   lines.push('This report was written by a scripted replay of the deep-research protocol, not by a language model.');

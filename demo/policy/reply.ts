@@ -21,7 +21,7 @@ export interface Reply {
   json<T>(key: string): T | undefined;
 }
 
-const FIELD = /^([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*): ?(.*)$/;
+const FIELD = /^([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*): ?(.*)$/;
 
 /**
  * Claude Code 2.1.328 shows the model a tool's structuredContent as JSON when there is one (and the text

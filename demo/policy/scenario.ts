@@ -48,17 +48,35 @@ export interface Scenario {
   /** Sub-question text → topic id. */
   topics: Record<string, string>;
   pages: ScenarioPage[];
-  /** The direct answer, without citations; the policy cites the facts of `answerTopics`. */
-  answer: string;
-  answerTopics: string[];
+  /**
+   * The direct answer, as sentences of clauses. Each clause is what the sources of its topics say; the
+   * first draft cites a sentence once, at its end (a compound sentence the audit finds PARTIAL), and the
+   * fix cites each clause right after itself.
+   */
+  answer: AnswerClause[][];
   /** Gaps the critic always raises that no search can close: they become open questions. */
   openQuestions: { kind: 'modality' | 'unverified-claim' | 'unread-source' | 'missing-counterarg' | 'unresolved-contradiction'; description: string; query: string }[];
+}
+
+export interface AnswerClause {
+  /** Verbatim as it reads in the report, joining punctuation included (", and …"). */
+  text: string;
+  topics: string[];
+  /** The fact quote a reader would point to as the evidence for this clause. */
+  evidence: string;
+}
+
+/** The answer as plain text, without citations. */
+export function answerText(scenario: Scenario): string {
+  return scenario.answer.map((sentence) => `${sentence.map((c) => c.text).join('')}.`).join(' ');
 }
 
 /** Options that change what the scripted model does, for tests (never used by the demo). */
 export interface Variation {
   /** Add a claim citing a source id that was never stored, so verify_report must refuse the report. */
   fabricateCitation?: boolean;
+  /** The writer leaves every pair the audit did not find SUPPORTED as it is (the audit's negative control). */
+  ignoreAudit?: boolean;
 }
 
 const terms = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);

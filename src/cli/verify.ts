@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { RunStore } from '../store/run-store.js';
 import { readFileSafe } from '../store/fs-safe.js';
 import { plural } from '../plural.js';
-import { verifyReportText } from '../reports/verify-report.js';
+import { verifyReport } from '../reports/verify-report.js';
 import { collectSources } from '../tools/verify-report.js';
 import { notARunFolder, positionals } from './run-folder.js';
 
@@ -21,13 +21,14 @@ export function openRun(runDir: string | undefined): { store: RunStore; runId: s
   return { store, runId };
 }
 
-export function runVerify(args: string[]): number {
-  const parsed = positionals(args, 2);
+export function runVerify(argv: string[]): number {
+  const parsed = positionals(argv, 2, { 'no-audit': { type: 'boolean' } });
   if (typeof parsed === 'string') {
     process.stderr.write(`verify: ${parsed}\n`);
     return 2;
   }
-  args = parsed.positionals;
+  const args = parsed.positionals;
+  const noAudit = parsed.values['no-audit'] === true;
   const opened = openRun(args[0]);
   if (typeof opened === 'string') {
     process.stderr.write(`verify: ${opened}\n`);
@@ -40,8 +41,16 @@ export function runVerify(args: string[]): number {
     process.stderr.write(`verify: no report at ${path.relative(process.cwd(), file)}\n`);
     return 1;
   }
-  const problems = verifyReportText(text, collectSources(store, runId), { degraded: store.loadRun(runId).fetch.degraded });
-  for (const p of problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
-  process.stdout.write(problems.length === 0 ? 'verify: ok\n' : `verify: ${plural(problems.length, 'problem')}\n`);
-  return problems.length === 0 ? 0 : 1;
+  const r = verifyReport(text, collectSources(store, runId), {
+    degraded: store.loadRun(runId).fetch.degraded,
+    ...(noAudit ? {} : { audit: store.loadAudit(runId) }),
+  });
+  for (const p of r.problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
+  const a = r.audit;
+  const audit = noAudit
+    ? 'claim audit not checked (--no-audit): citations, quotations and source hashes only'
+    : `audit: ${a.supported} supported, ${a.partial} partial, ${a.unsupported} unsupported, ${a.unaudited} unaudited`;
+  process.stdout.write(`verify: ${plural(r.citations, 'citation')}, ${plural(r.pairs, 'claim–source pair')}; ${audit}\n`);
+  process.stdout.write(r.problems.length === 0 ? 'verify: ok\n' : `verify: ${plural(r.problems.length, 'problem')}\n`);
+  return r.problems.length === 0 ? 0 : 1;
 }

@@ -358,3 +358,56 @@ function clip(s: string, max: number): string {
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
+
+// --- passages for a claim --------------------------------------------------------------------------
+
+/**
+ * The `count` passages of `markdown` that best match `statement`, best first, each at most `maxChars`:
+ * the same units and ranking as `selectPassages`, cut down to the run of sentences around the unit's
+ * best-matching sentence, so that an auditor reads evidence rather than pages. Empty when nothing matches.
+ */
+export function rankedPassages(markdown: string, statement: string, count = 2, maxChars = 420): string[] {
+  const query = [...new Set(terms(statement))];
+  if (query.length === 0) return [];
+  const units = splitUnits(markdown);
+  const scores = bm25(markdown, units, query);
+  const best = units
+    .filter((u) => (scores[u.index] ?? 0) > 0)
+    .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index)
+    .slice(0, count);
+  return best.map((u) => around(markdown.slice(u.start, u.end), new Set(query), maxChars)).filter((p) => p !== '');
+}
+
+/** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
+function around(unit: string, query: Set<string>, maxChars: number): string {
+  const flat = unit
+    .split('\n')
+    .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
+    // List and quote markers go, as in the grounding projection, so a passage quoted back is found.
+    .map((l) => l.replace(/^\s*(?:>\s?)*(?:[-*+]\s+)?/, ''))
+    .join(' ')
+    // Links and images read as their text: the URL is no evidence, and it would crowd out the words.
+    .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const sentences = flat.split(/(?<=[.!?。！？]["'”’)\]]*)\s+/).filter((s) => s !== '');
+  if (sentences.length === 0) return '';
+  const hits = sentences.map((s) => new Set(terms(s).filter((t) => query.has(t))).size);
+  let lo = hits.indexOf(Math.max(...hits));
+  let hi = lo;
+  let text = sentences[lo] ?? '';
+  // A sentence too long for the budget is cut at a word, unmarked, so that the passage stays verbatim text.
+  if (text.length > maxChars) return text.slice(0, maxChars).replace(/\s+\S*$/, '');
+  for (;;) {
+    const after = sentences[hi + 1];
+    const before = sentences[lo - 1];
+    if (after !== undefined && text.length + 1 + after.length <= maxChars) {
+      text = `${text} ${after}`;
+      hi++;
+    } else if (before !== undefined && text.length + 1 + before.length <= maxChars) {
+      text = `${before} ${text}`;
+      lo--;
+    } else break;
+  }
+  return text;
+}

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Mustache from 'mustache';
 
-export type TemplateName = 'brief' | 'micro-report' | 'thread-completion' | 'critique';
+export type TemplateName = 'brief' | 'micro-report' | 'thread-completion' | 'critique' | 'audit';
 
 let templatesDir: string | undefined;
 const cache = new Map<TemplateName, string>();

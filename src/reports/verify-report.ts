@@ -1,8 +1,12 @@
-// The final-report checker (SPEC 6): citations resolve, quotes are in their sources, Sources lists
-// exactly the cited ids, every URL was stored, and the required headings exist. Pure: the caller
-// supplies the stored sources.
+// The final-report checker (SPEC 6): citations resolve, quotations are in their one cited source,
+// Sources lists exactly the cited ids, every URL was stored, cited sources still hash to their sha256,
+// every claim–source pair has a SUPPORTED verdict, and the required headings exist. Pure: the caller
+// supplies the stored sources and the audit.
+import { createHash } from 'node:crypto';
+import { auditCounts, auditProblems, type AuditCounts, type AuditState } from '../engine/audit.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { projectForMatching, quoteFoundIn } from '../engine/grounding.js';
+import { parseReport } from '../engine/statements.js';
 
 export const DEGRADED_LINE = 'Degraded: yes — the answer rests on partial information.';
 
@@ -11,6 +15,36 @@ export interface VerifySource {
   url: string;
   canonical_key: string;
   markdown: string;
+  /** The hash recorded when the source was stored; absent for a source stored without one. */
+  sha256?: string;
+}
+
+export interface VerifyResult {
+  problems: Problem[];
+  /** Citation ids checked: every id of every citation group outside the Sources list. */
+  citations: number;
+  /** Claim–source pairs of the report as it stands. */
+  pairs: number;
+  audit: AuditCounts;
+}
+
+/**
+ * The whole check. Without `audit` the claim audit is left out (mechanics only, for `verify --no-audit`);
+ * the caller must then say so.
+ */
+export function verifyReport(text: string, sources: ReadonlyMap<string, VerifySource>, opts: { degraded: boolean; audit?: AuditState }): VerifyResult {
+  const problems = verifyReportText(text, sources, opts);
+  const parsed = parseReport(text);
+  const audit = auditCounts(opts.audit ?? { version: 1, verdicts: {} }, parsed.pairs);
+  if (opts.audit) problems.push(...auditProblems(opts.audit, parsed.pairs));
+  let citations = 0;
+  const { body } = withoutSourcesList(text);
+  for (const m of body.matchAll(CITATION)) citations += (m[1] ?? '').split(',').length;
+  return { problems: problems.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message)), citations, pairs: parsed.pairs.length, audit };
+}
+
+function withoutSourcesList(text: string): { body: string } {
+  return { body: text.replace(/\r\n?/g, '\n').split('\n').filter((l) => !LISTING.test(l)).join('\n') };
 }
 
 export interface Problem {
@@ -19,7 +53,6 @@ export interface Problem {
 }
 
 const CITATION = /\[(S\d+(?:\s*,\s*S\d+)*)\]/g;
-const QUOTE = /(?:"([^"\n]{1,3000}?)"|“([^”\n]{1,3000}?)”)\s*\[(S\d+(?:\s*,\s*S\d+)*)\]/g;
 const URL_RE = /https?:\/\/[^\s<>()\]\[`"']+/g;
 const LISTING = /^\s*[-*]\s*\[(S\d+)\]\s*(.*)$/;
 
@@ -99,16 +132,6 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
         else if (src.markdown.trim() === '') problems.push({ line: n, message: `source ${id} has no stored text` });
       }
     }
-    for (const m of raw.matchAll(QUOTE)) {
-      const quote = m[1] ?? m[2] ?? '';
-      const ids = (m[3] ?? '').split(',').map((s) => s.trim());
-      const candidates = ids.map((id) => sources.get(id)).filter((s): s is VerifySource => s !== undefined);
-      if (candidates.length === 0) continue; // already reported as an unresolved citation
-      if (!candidates.some((s) => quoteFoundIn(quote, projection(s)))) {
-        const short = quote.length > 80 ? `${quote.slice(0, 77)}...` : quote;
-        problems.push({ line: n, message: `quote "${short}" is not in the stored text of ${ids.join(', ')}; quote verbatim or paraphrase without quotation marks` });
-      }
-    }
     for (const found of raw.match(URL_RE) ?? []) {
       const url = found.replace(/[.,;:!?]+$/, '');
       const key = keyOf(url);
@@ -117,6 +140,9 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
       }
     }
   });
+
+  checkQuotations(text, sources, projection, problems);
+  checkHashes(cited, sources, problems);
 
   if (!hasTitle) problems.push({ line: 1, message: 'the report has no "# " title' });
   if (otherSections === 0) problems.push({ line: 1, message: 'the report has no "## " sections besides Methods and Sources' });
@@ -134,6 +160,39 @@ export function verifyReportText(text: string, sources: ReadonlyMap<string, Veri
     }
   }
   return problems.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message));
+}
+
+/** SPEC 4.1 quotations: one id per quotation, found in that source's stored text. */
+function checkQuotations(text: string, sources: ReadonlyMap<string, VerifySource>, projection: (s: VerifySource) => string, problems: Problem[]): void {
+  for (const q of parseReport(text).quotations) {
+    const short = q.text.length > 80 ? `${q.text.slice(0, 77)}...` : q.text;
+    if (q.ids.length === 0) {
+      problems.push({ line: q.line, message: `quotation "${short}" has no citation after it in its sentence; follow it with the one source that holds it, "…" [S<n>]` });
+      continue;
+    }
+    if (q.ids.length > 1) {
+      problems.push({ line: q.line, message: `quotation "${short}" is cited to several sources (${q.ids.join(', ')}); cite the one source that holds it` });
+      continue;
+    }
+    const id = q.ids[0] as string;
+    const src = sources.get(id);
+    if (!src) continue; // already reported as an unresolved citation
+    if (!quoteFoundIn(q.text, projection(src))) {
+      problems.push({ line: q.line, message: `quote "${short}" is not in the stored text of ${id}; quote verbatim or paraphrase without quotation marks` });
+    }
+  }
+}
+
+/** A cited source whose stored body no longer hashes to its recorded sha256 was edited after it was stored. */
+function checkHashes(cited: ReadonlyMap<string, number>, sources: ReadonlyMap<string, VerifySource>, problems: Problem[]): void {
+  for (const [id, line] of cited) {
+    const src = sources.get(id);
+    if (!src || src.sha256 === undefined) continue;
+    const actual = createHash('sha256').update(src.markdown).digest('hex');
+    if (actual !== src.sha256) {
+      problems.push({ line, message: `source ${id} was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git) or cite another source` });
+    }
+  }
 }
 
 function keyOf(url: string): string | undefined {

@@ -8,6 +8,7 @@ import type { Brief, Depth, TierBudgets } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { CriticGap, CriticState } from '../engine/critic.js';
 import { emptyTally, type FetchTally } from '../engine/degraded.js';
+import { emptyAudit, type AuditState } from '../engine/audit.js';
 import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
@@ -104,10 +105,11 @@ export class RunStore {
    * Writes what one tool call changed, all or nothing as far as refusals go: artifacts (reports rendered
    * from the new state) first, then thread states, then the run, each file atomic.
    */
-  commit(runId: string, w: { artifacts?: { name: string; content: string }[]; threads?: ThreadState[]; run?: RunState }): string[] {
+  commit(runId: string, w: { artifacts?: { name: string; content: string }[]; threads?: ThreadState[]; run?: RunState; audit?: AuditState }): string[] {
     const dir = this.runDir(runId);
     const entries: { file: string; content: string }[] = [];
     for (const a of w.artifacts ?? []) entries.push({ file: safeJoin(dir, a.name), content: a.content });
+    if (w.audit) entries.push({ file: safeJoin(dir, 'state', 'audit.json'), content: json(w.audit) });
     for (const t of w.threads ?? []) entries.push({ file: safeJoin(dir, 'state', `thread-${t.slug}.json`), content: json(t) });
     if (w.run) entries.push({ file: safeJoin(dir, 'state', 'run.json'), content: json(w.run) });
     writeBatch(this.root, entries);
@@ -124,6 +126,11 @@ export class RunStore {
 
   saveThread(runId: string, state: ThreadState): void {
     this.commit(runId, { threads: [state] });
+  }
+
+  /** The claim audit's verdicts (SPEC 4.1), empty before the first record_audit. */
+  loadAudit(runId: string): AuditState {
+    return readJson<AuditState>(safeJoin(this.runDir(runId), 'state', 'audit.json'), this.root) ?? emptyAudit();
   }
 
   readArtifact(runId: string, name: string): string | undefined {
@@ -178,10 +185,11 @@ export class RunStore {
     return this.readSource(runId, entry.id);
   }
 
-  readSource(runId: string, id: string): StoredSource | undefined {
+  /** `fresh` reads past the cache: verification must see an edit made after the source was cached. */
+  readSource(runId: string, id: string, o: { fresh?: boolean } = {}): StoredSource | undefined {
     if (!/^S[1-9][0-9]{0,6}$/.test(id)) return undefined;
     const cacheKey = `${runId}/${id}`;
-    const cached = this.sourceCache.get(cacheKey);
+    const cached = o.fresh ? undefined : this.sourceCache.get(cacheKey);
     if (cached) return cached;
     const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`), this.root);
     if (text === undefined) return undefined;

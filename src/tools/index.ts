@@ -16,10 +16,12 @@ import { recordRound } from './record-round.js';
 import { threadStatus } from './thread-status.js';
 import { completeThread } from './complete-thread.js';
 import { recordCritique } from './record-critique.js';
+import { auditReport } from './audit-report.js';
+import { recordAudit } from './record-audit.js';
 import { verifyReport } from './verify-report.js';
 
 // The bundle carries tools/list precomputed by the build (scripts/build.mjs), so a cold start does not
-// convert nine zod schemas; run from sources, the list is computed. A test compares the two.
+// convert eleven zod schemas; run from sources, the list is computed. A test compares the two.
 declare const __DEEP_RESEARCH_TOOL_LIST__: string | undefined;
 const PREBUILT_TOOL_LIST: ReturnType<typeof listTools> | undefined =
   typeof __DEEP_RESEARCH_TOOL_LIST__ === 'string' ? (JSON.parse(__DEEP_RESEARCH_TOOL_LIST__) as ReturnType<typeof listTools>) : undefined;
@@ -33,6 +35,8 @@ export const TOOLS = [
   threadStatus,
   completeThread,
   recordCritique,
+  auditReport,
+  recordAudit,
   verifyReport,
 ] as unknown as ToolDefinition<ZodRawShape>[];
 

@@ -8,6 +8,8 @@ export const TOOL_NAMES = [
   'thread_status',
   'complete_thread',
   'record_critique',
+  'audit_report',
+  'record_audit',
   'verify_report',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

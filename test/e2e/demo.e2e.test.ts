@@ -62,7 +62,7 @@ describe('the demo', () => {
     const seconds = r.seconds;
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(seconds).toBeLessThan(60);
-    expect(r.stdout).toMatch(/^verify_report: ok \(\d+ citations checked\)$/m);
+    expect(r.stdout).toMatch(/^verify_report: ok \(\d+ citations checked; (\d+) of \1 claim-source pairs SUPPORTED by the audit\)$/m);
     expect(r.stdout).toMatch(/SCRIPTED REPLAY/);
     // The replay goes to an ignored folder, and the output says where it is and what to open first.
     expect(r.stdout).toContain(`Run: demo/output/${EXAMPLE}/`);

@@ -39,7 +39,7 @@ describe('full run from the plugin', () => {
 
   it('calls the server under the plugin tool names and dispatches investigator subagents', () => {
     const names = new Set(streamFacts(result.events).toolResults.map((t) => t.name));
-    for (const tool of ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'verify_report']) {
+    for (const tool of ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'audit_report', 'record_audit', 'verify_report']) {
       expect(names, tool).toContain(`mcp__plugin_deep-research_deep-research__${tool}`);
     }
     const started = result.events.filter((e) => e.type === 'system' && e.subtype === 'task_started');
@@ -95,11 +95,16 @@ describe('full run from the plugin', () => {
 
   it('writes report.md, which verify_report accepts in the run and again on its own', async () => {
     const verify = resultsOf(result, 'verify_report');
-    expect(verify.map((v) => field(v.text, 'ok'))).toEqual(['true']);
+    expect(verify.map((v) => field(v.text, 'ok')), verify[0]?.text).toEqual(['true']);
     const runId = path.basename(dir);
     const again = await verifyIndependently(project, runId);
     expect(field(again, 'ok'), again).toBe('true');
-    expect(Number(field(again, 'citations_checked'))).toBeGreaterThan(5);
+    expect(Number(field(again, 'citations'))).toBeGreaterThan(5);
+    expect(field(again, 'audit.supported')).toBe(field(again, 'pairs'));
+    // The audit ran inside the run: the first judgement found the compound answer sentence PARTIAL.
+    const recorded = resultsOf(result, 'record_audit');
+    expect(Number(field(recorded[0]!.text, 'counts.partial'))).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(dir, 'audit.md'), 'utf8')).toMatch(/^Pairs: (\d+) · supported: \1 · partial: 0 · unsupported: 0 · unaudited: 0$/m);
     const text = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(text).toMatch(/^## Methods$/m);
     expect(text).toMatch(/^## Open Questions$/m);

@@ -131,23 +131,27 @@ describe('negative controls: one altered reply, a different course', () => {
     expect(serverCalls(baseline.trace, { tool: 'start_thread', role: 'orchestrator' })).toHaveLength(1);
   });
 
-  it('the verifier subagent refutes a key claim → the orchestrator rewrites the report without it and says why', async () => {
-    let refuted = '';
-    const run = await runInProcess({
-      web,
-      tamper: (call, result) => {
-        if (call.tool !== 'agent' || call.kind !== 'general') return result;
-        const first = /^claim: (S\d+) \| (.+)$/m.exec(call.prompt)!;
-        refuted = first[2]!;
-        return { ...result, text: `refuted: ${first[1]} | ${first[2]} | the stored text says otherwise` };
-      },
-    });
-    expect(refuted).not.toBe('');
-    const report = fs.readFileSync(path.join(run.runDir, 'report.md'), 'utf8');
-    expect(report).not.toContain(refuted);
-    expect(report).toMatch(/^Note: A claim citing S\d+ was removed: the verifier could not find its quotation/m);
-    expect(fs.readFileSync(path.join(baseline.runDir, 'report.md'), 'utf8')).toContain(refuted);
-    expect(run.trace.filter((t) => t.call.tool === 'write')).toHaveLength(2);
+  it('the audit finds the compound answer sentence PARTIAL: verify_report fails until it is split, then passes', async () => {
+    // Baseline: the first judgement records PARTIAL for both sources of the compound sentence; the writer
+    // splits it, the auditor judges the new pairs, and the only verify_report call passes.
+    const recorded = serverCalls(baseline.trace, { tool: 'record_audit' });
+    const first = recorded[0]!.call.args.verdicts as { verdict: string; note?: string }[];
+    expect(first.filter((v) => v.verdict === 'PARTIAL').map((v) => v.note)).toEqual([
+      'S1 does not support: revenue in the 2022 UK pilot held up',
+      'S4 does not support: In the trials these sources describe, cutting hours without cutting pay left output about the same: Iceland\'s public-sector trials kept productivity and services steady',
+    ]);
+    const report = fs.readFileSync(path.join(baseline.runDir, 'report.md'), 'utf8');
+    expect(report).toMatch(/steady \[S1\], and revenue in the 2022 UK pilot held up \[S4\]\./);
+    expect(report).toMatch(/^Audit: a fresh reader judged \d+ claim-source pairs .*; changed: the answer's compound sentence was split/m);
+    // Control: the same run with a writer that leaves the PARTIAL sentence as it is never verifies.
+    const run = await runInProcess({ web, variation: { ignoreAudit: true } });
+    const verify = serverCalls(run.trace, { tool: 'verify_report' });
+    expect(verify.length).toBeGreaterThan(0);
+    for (const v of verify) {
+      expect(field(v.result.text, 'ok')).toBe('false');
+      expect(v.result.text).toMatch(/is PARTIAL: S1 does not support: revenue in the 2022 UK pilot held up/);
+    }
+    expect(fs.readFileSync(path.join(run.runDir, 'report.md'), 'utf8')).toMatch(/held up \[S1, S4\]\./);
   });
 
   it('a fabricated citation: verify_report refuses, the orchestrator removes the line and verifies again', async () => {

@@ -38,3 +38,18 @@ export async function seedSource(root: string, runId: string, url: string, markd
   const { source } = await store.addSource(runId, { url, canonical_key: canonicalKey(url), title, markdown, fetched_at: '2026-01-01T00:00:00.000Z' });
   return source;
 }
+
+/**
+ * Judges every pair of the run's report SUPPORTED on its best passage, as an auditor that agrees with
+ * everything would: for tests about other checks of verify_report, which needs a verdict on every pair.
+ */
+export async function supportAll(h: { ok: (name: string, args: Record<string, unknown>) => Promise<any> }, runId: string): Promise<number> {
+  let recorded = 0;
+  for (let offset: number | undefined = 0; offset !== undefined; ) {
+    const page: { pairs: { pair_id: string; passages: string[] }[]; next_offset?: number } = await h.ok('audit_report', { run_id: runId, offset });
+    const verdicts = page.pairs.filter((p) => p.passages.length > 0).map((p) => ({ pair_id: p.pair_id, verdict: 'SUPPORTED', passage: p.passages[0] }));
+    if (verdicts.length) recorded += (await h.ok('record_audit', { run_id: runId, verdicts })).recorded;
+    offset = page.next_offset;
+  }
+  return recorded;
+}

@@ -15,7 +15,7 @@ describe('commands follow the revision-2 replies', () => {
 
   it('the orchestrator acts on plan warnings, tiers, run_dir, source hints and next_definition, and has a path without subagents', () => {
     const text = read('commands/deep-research.md');
-    for (const s of ['warning', '`tiers`', '`run_dir`', '`source_hints`', '`next_definition`', '`critic_threads_left`', 'Without a subagent tool, do that reader']) {
+    for (const s of ['warning', '`tiers`', '`run_dir`', '`source_hints`', '`next_definition`', '`critic_threads_left`', 'Without a subagent tool, do this yourself']) {
       expect(text, s).toContain(s);
     }
   });

@@ -292,9 +292,9 @@ describe('verify_report never reads outside the run folder', () => {
     const text = JSON.stringify(r);
     expect(text, `verify_report path=${JSON.stringify(p)} read the outside file: ${text.slice(0, 400)}`).not.toContain('424242');
     if (!r.isError) {
-      const sc = r.structuredContent as { ok: boolean; citations_checked: number };
+      const sc = r.structuredContent as { ok: boolean; citations: number };
       expect(sc.ok, `path=${JSON.stringify(p)} reported ok`).toBe(false);
-      expect(sc.citations_checked).toBe(0);
+      expect(sc.citations).toBe(0);
     } else {
       expect((r.content[0] as { text: string }).text).toMatch(/\S/);
     }
@@ -336,7 +336,7 @@ describe('verify_report never reads outside the run folder', () => {
 
   it('still verifies the real report.md (the refusals above are not blanket)', async () => {
     const r = await h.ok('verify_report', { run_id: runId });
-    expect(r.citations_checked).toBe(0);
+    expect(r.citations).toBe(0);
     const p = await h.ok('verify_report', { run_id: runId, path: 'report.md' });
     expect(p).toEqual(r);
   });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Harness } from '../helpers/mcp.js';
-import { seedSource } from '../helpers/fixtures.js';
+import { seedSource, supportAll } from '../helpers/fixtures.js';
 import { outsideTree, rootTree, sandbox, type Sandbox } from '../helpers/safety-fs.js';
 import { slug } from '../../src/engine/slug.js';
 import { microReportName } from '../../src/reports/micro-report.js';
@@ -249,6 +249,7 @@ describe('a symlink planted at a folder the server writes into', () => {
       `# R\n\n## Findings\n\nIt says "${quote}" [${real.id}].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [${real.id}] Trial report — https://example.org/a\n`;
     // Control: a quote from the real stored text verifies.
     fs.writeFileSync(path.join(f.runDir, 'report.md'), report('kept productivity the same'));
+    await supportAll(f.h, f.runId);
     expect(await f.h.ok('verify_report', { run_id: f.runId })).toMatchObject({ ok: true });
     const target = moveOut(f, 'sources');
     // Forge the stored text outside: a quote only the forged copy contains.
@@ -262,6 +263,8 @@ describe('a symlink planted at a folder the server writes into', () => {
     const r = await h.call('verify_report', { run_id: f.runId });
     const ok = !r.isError && (r.structuredContent as { ok: boolean }).ok;
     expect(ok, 'verify_report accepted a quote found only in a file outside the root, read through sources/ → outside').toBe(false);
+    // Refused outright, or failing on the quote itself (not only on the changed pair's missing verdict).
+    if (!r.isError) expect(JSON.stringify(r.structuredContent)).toMatch(/is not in the stored text of/);
     const round = await h.call('record_round', {
       ...ROUND,
       run_id: f.runId,

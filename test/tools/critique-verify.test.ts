@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Harness } from '../helpers/mcp.js';
-import { brief, PAGE, QUESTION, seedSource } from '../helpers/fixtures.js';
+import { brief, PAGE, QUESTION, seedSource, supportAll } from '../helpers/fixtures.js';
 import { CRITIQUE_SECTIONS } from '../../src/reports/spec-sections.js';
 import { RunStore } from '../../src/store/run-store.js';
 import { recordFetch } from '../../src/engine/degraded.js';
@@ -96,7 +96,8 @@ describe('verify_report', () => {
 
   it('passes a grounded report (quotes across link and emphasis, URL variants by canonical key)', async () => {
     const run_id = await setup(GOOD);
-    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations_checked: 4 });
+    expect(await supportAll(h, run_id)).toBe(3);
+    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 3, pairs: 3, audit: { supported: 3, partial: 0, unsupported: 0, unaudited: 0 } });
   });
 
   it.each([
@@ -119,6 +120,7 @@ describe('verify_report', () => {
 
   it('requires the degraded line in Methods for a degraded run', async () => {
     const run_id = await setup(GOOD, true);
+    await supportAll(h, run_id);
     const r = await h.ok('verify_report', { run_id });
     expect(r.problems).toEqual([{ line: 7, message: expect.stringMatching(/Degraded: yes — the answer rests on partial information\./) }]);
     fs.writeFileSync(path.join(h.root, run_id, 'report.md'), GOOD.replace('two sources.', 'two sources.\n\nDegraded: yes — the answer rests on partial information.'));

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const SPEC_TOOLS = ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'verify_report'];
+const SPEC_TOOLS = ['start_run', 'start_thread', 'fetch_source', 'check_drift', 'record_round', 'thread_status', 'complete_thread', 'record_critique', 'audit_report', 'record_audit', 'verify_report'];
 
 describe('tool contract', () => {
   it('matches the committed snapshot', async () => {
@@ -54,9 +54,10 @@ describe('tool contract', () => {
     expect(unbounded).toEqual([]);
   });
 
-  // Revision 2 added inputs (search_results, queries, source_hints in three places) and outputs (warnings,
-  // tiers, phase_reason, sub_questions, next_definition …): about 330 tokens over the first contract.
-  it('keeps all tool definitions together within 3,350 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3350);
+  // 3,000 for the first nine tools; revision 2 added inputs (search_results, queries, source_hints in three
+  // places) and outputs (warnings, tiers, phase_reason, sub_questions, next_definition …), about 330 tokens,
+  // and the claim audit's two tools (audit_report, record_audit) about 420.
+  it('keeps all tool definitions together within 3,800 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3800);
   });
 });

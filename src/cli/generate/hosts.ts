@@ -42,7 +42,8 @@ export interface Host {
   /** Paragraphs of step 5 (Investigate) of the orchestrator. */
   investigate: string;
   /** The refutation pass of step 8, first sentences. */
-  refute: string;
+  /** Step 8's opening: how this CLI starts the fresh auditor. */
+  audit: string;
   /** Worked example, step 5. */
   exampleInvestigate: string;
   /** Where the thread procedure lives once installed, for sub-agents and the sequential mode. */
@@ -93,8 +94,7 @@ export const HOSTS: Record<HostId, Host> = {
       '',
       sequential('invoke_agent', geminiProcedure),
     ].join('\n'),
-    refute:
-      'Start one fresh sub-agent (`invoke_agent` with `generalist`) with those claims, their source ids and the run folder; its task is to refute each claim from the stored text in `sources/` alone and to report which claims fail. Without `invoke_agent`, do this pass yourself, reading only the stored text and none of your earlier reasoning.',
+    audit: 'Start one fresh sub-agent (`invoke_agent` with `generalist`) with only this task:',
     exampleInvestigate: '5. Three `invoke_agent` calls go out in one turn; all three return.',
   },
   opencode: {
@@ -123,8 +123,7 @@ export const HOSTS: Record<HostId, Host> = {
       '',
       sequential('task', opencodeProcedure),
     ].join('\n'),
-    refute:
-      'Start one fresh sub-agent (the `task` tool with `subagent_type: "general"`) with those claims, their source ids and the run folder; its task is to refute each claim from the stored text in `sources/` alone and to report which claims fail. Without the `task` tool, do this pass yourself, reading only the stored text and none of your earlier reasoning.',
+    audit: 'Start one fresh sub-agent (the `task` tool with `subagent_type: "general"`) with only this task:',
     exampleInvestigate: '5. Three `task` calls go out in one message; all three return.',
   },
   codex: {
@@ -152,8 +151,7 @@ export const HOSTS: Record<HostId, Host> = {
       '',
       sequential('spawn_agent', codexProcedure),
     ].join('\n'),
-    refute:
-      'Start one fresh sub-agent (`spawn_agent`, then `wait_agent`) with those claims, their source ids and the run folder; its task is to refute each claim from the stored text in `sources/` alone and to report which claims fail. Without `spawn_agent`, do this pass yourself, reading only the stored text and none of your earlier reasoning.',
+    audit: 'Start one fresh sub-agent (`spawn_agent`, then `wait_agent`) with only this task:',
     exampleInvestigate: '5. Three `spawn_agent` calls go out in one turn; `wait_agent` returns when all three are done.',
   },
 };

@@ -147,8 +147,8 @@ function orchestrator(body: string, host: Host, where: string): string {
   t = replace(t, 'Write `report.md` with your Write tool at `report_path`', `Write \`report.md\` with ${host.write} at \`report_path\``, where);
   t = replace(
     t,
-    'Start one fresh subagent (general-purpose) with those claims, their source ids and the run folder; its task is to refute each claim from the stored text in `sources/` alone and to report which claims fail.',
-    host.refute,
+    'Start one fresh subagent (general-purpose, `run_in_background: false`) with only this task:',
+    host.audit,
     where,
   );
   t = replace(t, '`/deep-research "Does time-restricted', `\`${host.invoke('deep-research', '"Does time-restricted')}`, where);

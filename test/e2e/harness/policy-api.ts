@@ -1,6 +1,6 @@
 // A fake Anthropic Messages API whose "model" is the scripted policy of demo/policy/. Claude Code (the real
 // binary) sends POST /v1/messages with the whole conversation; this server works out which conversation it is
-// (the orchestrator running our command, an investigator subagent, the verification subagent), replays the
+// (the orchestrator running our command, an investigator subagent, the claim auditor), replays the
 // conversation's tool results into a fresh policy, and streams back the policy's next step as tool_use blocks.
 //
 // It tests plumbing and protocol — that Claude Code loads the plugin, expands the command, lets the calls

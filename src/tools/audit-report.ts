@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { auditCounts } from '../engine/audit.js';
+import { parseReport } from '../engine/statements.js';
+import type { ToolContext } from './context.js';
+import { readReport } from './report-file.js';
+import { annotationsFor, fail, ok } from './result.js';
+import { runId } from './schemas.js';
+import type { ToolDefinition } from './tool.js';
+
+export const DEFAULT_PAGE = 20;
+const PASSAGES_PER_PAIR = 2;
+const PASSAGE_CHARS = 360;
+
+const inputSchema = {
+  run_id: runId,
+  path: z.string().max(500).optional(),
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}.`),
+};
+
+const outputSchema = {
+  total: z.number(),
+  unaudited: z.number(),
+  pairs: z.array(
+    z.object({
+      pair_id: z.string(),
+      line: z.number(),
+      statement: z.string(),
+      source_id: z.string(),
+      passages: z.array(z.string()),
+      verdict: z.string().optional(),
+    }),
+  ),
+  urls: z.record(z.string(), z.string()),
+  next_offset: z.number().optional(),
+};
+
+export const auditReport: ToolDefinition<typeof inputSchema> = {
+  name: 'audit_report',
+  config: {
+    title: 'List claim–source pairs to audit',
+    description:
+      "Read-only: the report's claim–source pairs, each with line, statement, source id, verdict and the passages of its stored source that best match it (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('read'),
+  },
+  async handler(args, ctx: ToolContext) {
+    const run = ctx.store.loadRun(args.run_id);
+    const report = readReport(ctx.store, run.run_id, args.path, ctx.cwd);
+    if (report.text === undefined) return fail(`no report at ${report.shown}; write the report there first, then audit it`);
+    const { rankedPassages } = await import('../fetch/passages.js');
+    const { escapePageText, wrapUntrusted } = await import('../fetch/untrusted.js');
+    const { pairs } = parseReport(report.text);
+    const audit = ctx.store.loadAudit(run.run_id);
+    const offset = args.offset ?? 0;
+    const limit = args.limit ?? DEFAULT_PAGE;
+    const page = pairs.slice(offset, offset + limit);
+    const out = page.map((p) => {
+      const verdict = audit.verdicts[p.pair_id]?.verdict;
+      // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
+      const source = verdict === 'SUPPORTED' ? undefined : ctx.store.readSource(run.run_id, p.source_id);
+      const passages = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS).map(escapePageText) : [];
+      return { pair_id: p.pair_id, line: p.line, statement: p.statement, source_id: p.source_id, passages, ...(verdict ? { verdict } : {}) };
+    });
+    const next = offset + limit < pairs.length ? offset + limit : undefined;
+    // The URL of each source on the page, for reading more of it with fetch_source and a focus.
+    const urls: Record<string, string> = {};
+    for (const p of out) {
+      if (urls[p.source_id] !== undefined) continue;
+      const url = ctx.store.readSource(run.run_id, p.source_id)?.url;
+      if (url) urls[p.source_id] = url;
+    }
+    const structured: Record<string, unknown> = {
+      total: pairs.length,
+      unaudited: auditCounts(audit, pairs).unaudited,
+      pairs: out,
+      ...(next !== undefined ? { next_offset: next } : {}),
+      urls,
+    };
+    const listing = out
+      .map((p) => {
+        const missing = p.passages.length === 0 && p.verdict !== 'SUPPORTED' ? '\n(no passage of the stored text matches; read it with fetch_source and a focus)' : '';
+        return [`[${p.pair_id}] line ${p.line} · ${p.source_id} · ${p.verdict ?? 'unaudited'}`, `statement: ${p.statement}`, ...p.passages.map((x) => `passage: ${x}`)].join('\n') + missing;
+      })
+      .join('\n\n');
+    const text = out.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
+    return okWithoutPairs(structured, text);
+  },
+};
+
+/** The pairs go to the text once, inside the untrusted block, not a second time as a JSON line. */
+function okWithoutPairs(structured: Record<string, unknown>, text: string) {
+  const { pairs: _pairs, ...fields } = structured;
+  const r = ok(fields, text);
+  return { ...r, structuredContent: structured };
+}
