@@ -1,0 +1,109 @@
+/**
+ * Reads a fetched PDF into markdown (SPEC 4.1 "PDF text"). Loaded lazily by the fetch pipeline only when a
+ * response is a PDF, and pdf.js itself loads only inside the worker thread, so neither server start nor an
+ * HTML fetch pays for it.
+ *
+ * Library: unpdf (MIT; pdf.js packaged as one dependency-free module that runs on Node 20 without the
+ * canvas or DOMMatrix polyfills pdfjs-dist's Node build wants): same text engine and speed as pdfjs-dist
+ * (Apache-2.0), 1.7 MB instead of 38 MB installed (pdfjs-dist pulls in a native canvas), and its latest
+ * releases need Node 22.
+ *
+ * The worker runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
+ * costs at most that time, and the server answers the next call.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { MAX_PAGES, pdfToMarkdown } from './layout.js';
+import type { PdfMarkdown } from './layout.js';
+import type { WorkerReply, WorkerRequest } from './types.js';
+
+export const DEFAULT_PDF_TIMEOUT_MS = 20_000;
+/** Heap for one parse; the largest fixture (193 pages) peaks near 60 MiB. */
+const WORKER_HEAP_MB = 192;
+
+export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 'encrypted' | 'truncated' | 'invalid' | 'timeout' | 'too-complex'; message: string };
+
+export interface PdfReadOptions {
+  timeoutMs?: number;
+  maxPages?: number;
+}
+
+export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS;
+  const maxPages = opts.maxPages ?? MAX_PAGES;
+  // pdf.js recovers a cut-off file by scanning for objects and returns whatever pages it finds, which would
+  // store part of a document as if it were all of it. A complete file ends with %%EOF.
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + Math.max(0, bytes.byteLength - 2048), Math.min(bytes.byteLength, 2048));
+  if (tail.indexOf('%%EOF', 0, 'latin1') === -1) {
+    return { ok: false, reason: 'truncated', message: `${where} is a truncated PDF (it has no end-of-file marker): the download was cut short or the file is damaged. Skip it or find another copy.` };
+  }
+  const reply = await runWorker({ data: bytes, maxPages }, timeoutMs);
+  if ('failure' in reply) {
+    if (reply.failure === 'timeout') {
+      return { ok: false, reason: 'timeout', message: `${where} is a PDF that took longer than ${(timeoutMs / 1000).toFixed(0)} s to parse, so it was abandoned: it is unusually complex or built to stall readers. Skip it or find an HTML version.` };
+    }
+    if (reply.detail !== undefined) {
+      return { ok: false, reason: 'invalid', message: `${where} is a PDF the reader failed on (${reply.detail}). Skip it or find an HTML version.` };
+    }
+    return { ok: false, reason: 'too-complex', message: `${where} is a PDF that the reader could not parse within its memory limit: it is unusually complex or built to exhaust readers. Skip it or find an HTML version.` };
+  }
+  if (!reply.ok) {
+    if (reply.kind === 'encrypted') {
+      return { ok: false, reason: 'encrypted', message: `${where} is an encrypted PDF that needs a password to open. Skip it or find an open copy.` };
+    }
+    return { ok: false, reason: 'invalid', message: `${where} is not a readable PDF (${reply.detail ?? 'the parser rejected it'}). Skip it or find another copy.` };
+  }
+  return { ok: true, ...pdfToMarkdown(reply.raw, maxPages) };
+}
+
+type RunReply = WorkerReply | { failure: 'timeout' | 'crashed'; detail?: string };
+
+function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
+  const entry = workerEntry();
+  return new Promise((resolve) => {
+    let settled = false;
+    const worker = new Worker(entry.file, {
+      eval: entry.eval,
+      workerData: req,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      stdout: true,
+      stderr: true,
+    });
+    // pdf.js warns on stdout-like channels; nothing may reach the server's stdout (the protocol stream).
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const finish = (r: RunReply): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
+    worker.once('message', (m: WorkerReply) => finish(m));
+    worker.once('error', (err) => finish({ failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
+    worker.once('exit', () => finish({ failure: 'crashed' }));
+  });
+}
+
+/**
+ * The worker's code. Bundled (dist/), it is `dist/pdf-worker.js`, next to the chunk that loads this code or
+ * one folder up. From source (tests, tsx) it is worker.ts, imported through tsx's API: Node 20 does not
+ * apply `--import` loader hooks to a worker's entry module.
+ */
+function workerEntry(): { file: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (/\.ts$/.test(fileURLToPath(here))) {
+    const api = new URL('./dist/esm/api/index.mjs', pathToFileURL(createRequire(here).resolve('tsx/package.json'))).href;
+    const worker = new URL('./worker.ts', here).href;
+    const code = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(worker)}, ${JSON.stringify(here)}));`;
+    return { file: code, eval: true };
+  }
+  for (const rel of ['./pdf-worker.js', '../pdf-worker.js']) {
+    const file = new URL(rel, here);
+    if (existsSync(file)) return { file, eval: false };
+  }
+  return { file: new URL('./pdf-worker.js', here), eval: false };
+}

@@ -1,0 +1,20 @@
+/** What crosses the worker boundary. Arrays, not objects, for items: a 300-page PDF has ~50,000 of them. */
+
+/** [text, x, y, font size, width, ends a line] in PDF user space (y grows upward). */
+export type PdfItem = [string, number, number, number, number, boolean];
+
+export interface PdfRaw {
+  /** Pages in the file; `pages` holds the first `min(total, maxPages)`. */
+  total: number;
+  pages: PdfItem[][];
+  outline: Array<{ title: string; depth: number; page?: number }>;
+  /** The document's own title (Info dictionary), often empty or a file name. */
+  title: string;
+}
+
+export interface WorkerRequest {
+  data: Uint8Array;
+  maxPages: number;
+}
+
+export type WorkerReply = { ok: true; raw: PdfRaw } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
