@@ -22,6 +22,13 @@ import type { WorkerReply, WorkerRequest } from './types.js';
 export const DEFAULT_PDF_TIMEOUT_MS = 20_000;
 /** Heap for one parse; the largest fixture (193 pages) peaks near 60 MiB. */
 const WORKER_HEAP_MB = 192;
+/**
+ * pdf.js decodes streams into typed arrays, which live outside the V8 heap that resourceLimits caps: a
+ * small file whose stream inflates to gigabytes would grow the process unchecked. The main thread watches
+ * the process's RSS while the worker runs and ends the parse past this much growth.
+ */
+const MAX_GROWTH_MB = 200;
+const WATCH_MS = 25;
 
 export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 'encrypted' | 'truncated' | 'invalid' | 'timeout' | 'too-complex'; message: string };
 
@@ -78,10 +85,15 @@ function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(watch);
       void worker.terminate();
       resolve(r);
     };
     const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
+    const baseline = process.memoryUsage.rss();
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) finish({ failure: 'crashed' });
+    }, WATCH_MS);
     worker.once('message', (m: WorkerReply) => finish(m));
     worker.once('error', (err) => finish({ failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
     worker.once('exit', () => finish({ failure: 'crashed' }));
