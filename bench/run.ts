@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { coldStart } from './cold-start.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
+import { pdf } from './pdf.js';
 import { perRound } from './per-round.js';
 import { machine, machineLine, metCell, renderTable, type Row, type Section } from './report.js';
 import { REPO } from './targets.js';
@@ -16,9 +17,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'cold-start': coldStart,
   'per-round': perRound,
   extraction,
+  pdf,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'extraction', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'extraction', 'pdf', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);
