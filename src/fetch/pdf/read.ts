@@ -8,7 +8,7 @@
  * (Apache-2.0), 1.7 MB instead of 38 MB installed (pdfjs-dist pulls in a native canvas), and its latest
  * releases need Node 22.
  *
- * The worker runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
+ * Each parse runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
  * costs at most that time, and the server answers the next call.
  */
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MAX_PAGES, pdfToMarkdown } from './layout.js';
 import type { PdfMarkdown } from './layout.js';
-import type { WorkerReply, WorkerRequest } from './types.js';
+import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
 
 export const DEFAULT_PDF_TIMEOUT_MS = 20_000;
 /** Heap for one parse; the largest fixture (193 pages) peaks near 60 MiB. */
@@ -67,37 +67,122 @@ export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOpt
 
 type RunReply = WorkerReply | { failure: 'timeout' | 'crashed'; detail?: string };
 
+/**
+ * One worker thread kept warm between parses: starting a thread and loading pdf.js costs tens of ms, and
+ * pdf.js runs its first document several times slower than later ones while V8 optimises it, so a fresh
+ * thread per PDF paid both every time. Jobs run one at a time (the thread is single-threaded anyway, and
+ * one parse at a time bounds memory); a job's time limit starts when it reaches the thread. The thread is
+ * ended after IDLE_MS without work, after MAX_PARSES parses (pdf.js keeps some caches across documents),
+ * and at once on any breach (time, heap, RSS growth, crash); the next job starts a new one. It is unref'd,
+ * so it never keeps the process alive.
+ */
+const IDLE_MS = 30_000;
+const MAX_PARSES = 50;
+
+interface Job {
+  req: WorkerRequest;
+  timeoutMs: number;
+  resolve: (r: RunReply) => void;
+}
+
+interface Warm {
+  worker: Worker;
+  parses: number;
+  idle?: NodeJS.Timeout;
+  /** The job on the thread, with what ends it. */
+  running?: { id: number; job: Job; timer: NodeJS.Timeout; watch: NodeJS.Timeout };
+}
+
+let warm: Warm | undefined;
+const queue: Job[] = [];
+let nextId = 1;
+let idleMs = IDLE_MS;
+
+/** For tests: the warm thread's id (undefined when none is alive) and the parses it has run. */
+export function pdfWorkerState(): { threadId?: number; parses: number } {
+  return warm ? { threadId: warm.worker.threadId, parses: warm.parses } : { parses: 0 };
+}
+
+/** For tests: how long an idle thread is kept. */
+export function setPdfWorkerIdleMs(ms: number): void {
+  idleMs = ms;
+}
+
 function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
-  const entry = workerEntry();
   return new Promise((resolve) => {
-    let settled = false;
-    const worker = new Worker(entry.file, {
-      eval: entry.eval,
-      workerData: req,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
-      stdout: true,
-      stderr: true,
-    });
-    // pdf.js warns on stdout-like channels; nothing may reach the server's stdout (the protocol stream).
-    worker.stdout.resume();
-    worker.stderr.resume();
-    const finish = (r: RunReply): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearInterval(watch);
-      void worker.terminate();
-      resolve(r);
-    };
-    const timer = setTimeout(() => finish({ failure: 'timeout' }), timeoutMs);
-    const baseline = process.memoryUsage.rss();
-    const watch = setInterval(() => {
-      if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) finish({ failure: 'crashed' });
-    }, WATCH_MS);
-    worker.once('message', (m: WorkerReply) => finish(m));
-    worker.once('error', (err) => finish({ failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
-    worker.once('exit', () => finish({ failure: 'crashed' }));
+    queue.push({ req, timeoutMs, resolve });
+    pump();
   });
+}
+
+function pump(): void {
+  if (warm?.running || queue.length === 0) return;
+  const w = warm ?? start();
+  const job = queue.shift()!;
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = undefined;
+  const id = nextId++;
+  const baseline = process.memoryUsage.rss();
+  const timer = setTimeout(() => fail(w, { failure: 'timeout' }), job.timeoutMs);
+  // pdf.js decodes streams into typed arrays outside the heap that resourceLimits caps (see MAX_GROWTH_MB).
+  const watch = setInterval(() => {
+    if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) fail(w, { failure: 'crashed' });
+  }, WATCH_MS);
+  w.running = { id, job, timer, watch };
+  w.worker.postMessage({ id, ...job.req } satisfies WorkerJob);
+}
+
+function start(): Warm {
+  const entry = workerEntry();
+  const worker = new Worker(entry.file, {
+    eval: entry.eval,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+  // The thread's stdout and stderr are piped here (nothing may reach the server's stdout, the protocol
+  // stream) and left unread: reading them would hold the process open; worker.ts writes nothing to them.
+  const w: Warm = { worker, parses: 0 };
+  worker.on('message', (m: WorkerAnswer) => {
+    if (w.running?.id !== m.id) return;
+    const { job } = settle(w);
+    w.parses++;
+    job.resolve(m.reply);
+    if (w.parses >= MAX_PARSES) retire(w);
+    else if (queue.length === 0) w.idle = setTimeout(() => retire(w), idleMs).unref();
+    pump();
+  });
+  worker.on('error', (err) => fail(w, { failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
+  worker.on('exit', () => fail(w, { failure: 'crashed' }));
+  // Never what keeps the process alive (after the listeners, which would ref it again): a running job's
+  // time-limit timer does that while it runs.
+  worker.unref();
+  warm = w;
+  return w;
+}
+
+/** Clears the running job's timers and hands the job back. */
+function settle(w: Warm): { job: Job } {
+  const r = w.running!;
+  clearTimeout(r.timer);
+  clearInterval(r.watch);
+  w.running = undefined;
+  return { job: r.job };
+}
+
+/** A breach or a crash: the running job fails, the thread goes, and queued jobs get a new one. */
+function fail(w: Warm, reply: RunReply): void {
+  const job = w.running ? settle(w).job : undefined;
+  retire(w);
+  job?.resolve(reply);
+  pump();
+}
+
+function retire(w: Warm): void {
+  if (warm === w) warm = undefined;
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = undefined;
+  void w.worker.terminate();
 }
 
 /**

@@ -18,3 +18,10 @@ export interface WorkerRequest {
 }
 
 export type WorkerReply = { ok: true; raw: PdfRaw } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
+
+/** One request as posted to the long-lived worker, and its answer, matched by `id`. */
+export type WorkerJob = WorkerRequest & { id: number };
+export interface WorkerAnswer {
+  id: number;
+  reply: WorkerReply;
+}

@@ -1,10 +1,12 @@
 /**
- * Runs in a worker thread (see parse.ts): opens one PDF with pdf.js (through unpdf) and posts back the raw
- * text items of each page, the document outline and its title. Layout decisions happen on the main side
- * (layout.ts), where they are plain functions with unit tests; this file only talks to pdf.js.
+ * Runs in a worker thread (see read.ts): for each request, opens one PDF with pdf.js (through unpdf) and
+ * posts back the raw text items of each page, the document outline and its title. Layout decisions happen
+ * on the main side (layout.ts), where they are plain functions with unit tests; this file only talks to
+ * pdf.js. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
+ * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import type { PdfItem, PdfRaw, WorkerRequest, WorkerReply } from './types.js';
+import { parentPort } from 'node:worker_threads';
+import type { PdfItem, PdfRaw, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
 
 const MAX_OUTLINE = 400;
 
@@ -18,6 +20,14 @@ async function main(req: WorkerRequest): Promise<WorkerReply> {
     if (name === 'PasswordException') return { ok: false, kind: 'encrypted' };
     return { ok: false, kind: 'invalid', detail: String((err as Error).message ?? err).slice(0, 200) };
   }
+  try {
+    return await readDocument(doc, req);
+  } finally {
+    await doc.destroy().catch(() => undefined);
+  }
+}
+
+async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest): Promise<WorkerReply> {
   const total = doc.numPages;
   const read = Math.min(total, req.maxPages);
   const pages: PdfItem[][] = [];
@@ -81,8 +91,17 @@ function round(n: number): number {
 
 const port = parentPort;
 if (port) {
-  main(workerData as WorkerRequest).then(
-    (reply) => port.postMessage(reply),
-    (err: unknown) => port.postMessage({ ok: false, kind: 'invalid', detail: String((err as Error)?.message ?? err).slice(0, 200) } satisfies WorkerReply),
-  );
+  // The parent never reads this thread's stdout or stderr (see read.ts): pdf.js or a dependency writing
+  // there would only pile up, so writes are dropped at the source.
+  const silent = (): void => undefined;
+  for (const k of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[k] = silent;
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  // read.ts sends one job at a time and waits for its reply, so jobs never overlap here.
+  port.on('message', (job: WorkerJob) => {
+    main(job).then(
+      (reply) => port.postMessage({ id: job.id, reply }),
+      (err: unknown) => port.postMessage({ id: job.id, reply: { ok: false, kind: 'invalid', detail: String((err as Error)?.message ?? err).slice(0, 200) } }),
+    );
+  });
 }
