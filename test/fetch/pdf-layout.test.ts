@@ -1,6 +1,6 @@
 // The pure half of PDF reading: positioned text items → markdown, without a PDF.
 import { describe, expect, it } from 'vitest';
-import { dropPageMarkers, escapeLine, joinLines, pdfToMarkdown } from '../../src/fetch/pdf/layout.js';
+import { dropPageMarkers, escapeLine, joinLines, pdfToMarkdown, softHyphen } from '../../src/fetch/pdf/layout.js';
 import type { PdfItem, PdfRaw } from '../../src/fetch/pdf/types.js';
 import { quoteFound } from '../../src/engine/grounding.js';
 
@@ -52,6 +52,33 @@ describe('pdfToMarkdown', () => {
     const pages = Array.from({ length: 4 }, (_, i) => page([`Distinct opening line number ${'abcd'[i]} of this page.`, 'next line']));
     const md = pdfToMarkdown(raw(pages)).markdown;
     for (const c of 'abcd') expect(md).toContain(`number ${c} of this page`);
+  });
+
+  it('keeps a footnote set at the foot of the text block, where full pages end their body too', () => {
+    // Four full pages end their body at y=400; two end with a footnote there, apart from the body above it.
+    const full = (n: number) => Array.from({ length: 26 }, (_, l) => `Body line ${'abcdefghijklmnopqrstuvwxyz'[l]} on page ${'abcdef'[n]} goes on about the data.`);
+    const pages = [0, 1, 2, 3].map((n) => page(full(n)));
+    for (const n of [4, 5]) {
+      const p = page([...full(n).slice(0, 20), `Footnote ${n}: this is normally fast as the first entry rules out most options.`]);
+      p[p.length - 1]![2] = 400;
+      pages.push(p);
+    }
+    const md = pdfToMarkdown(raw(pages)).markdown;
+    expect(md).toContain('Footnote 4: this is normally fast');
+    expect(md).toContain('Footnote 5: this is normally fast');
+    expect(md).toContain('Body line z on page d');
+  });
+
+  it('joins a word broken at a line or page end, but keeps the hyphen of a compound', () => {
+    const vocab = new Set(['debian-specific', 'something']);
+    expect(softHyphen('an incon-', 'venient', vocab)).toBe(true);
+    expect(softHyphen('is Debian-', 'specific', vocab)).toBe(false);
+    expect(softHyphen('the DBMS-', 'specific', vocab)).toBe(false);
+    expect(softHyphen('a cut-and-', 'paste', vocab)).toBe(false);
+    expect(softHyphen('some-', 'thing', vocab)).toBe(true);
+    expect(softHyphen('some\u00ad', 'thing', new Set(['some-thing']))).toBe(true);
+    const md = pdfToMarkdown(raw([page(['Rules that are Debian-specific apply.', 'These rules are Debian-', 'specific, and a cut-and-']), page(['paste of the DBMS-', 'specific types.'])])).markdown;
+    expect(md).toContain('These rules are Debian-specific,\nand a cut-and-paste\n\n<!-- page 2 -->\n\nof the DBMS-specific\ntypes.');
   });
 
   it('caps the pages read and counts the rest', () => {

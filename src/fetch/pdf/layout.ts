@@ -7,9 +7,11 @@
  * - Footnote marks: a short run of digits or dagger signs, smaller and raised above its line, is dropped,
  *   so "as most do.5" reads "as most do." as in the HTML edition.
  * - Running headers and footers: the topmost and bottom-most line of a page is dropped when the same text
- *   (digits aside) recurs at that edge on several pages, or when it sits at an edge position shared by many
- *   pages and apart from the body by more than a line's leading (chapter titles that change, page numbers).
- * - Words hyphenated across a line end (or a page end) are joined; NFKC folds ligatures.
+ *   (digits aside) recurs at that edge on several pages, or when it stands apart from the body by more than
+ *   a line's leading at an edge position where many pages have such a line (chapter titles that change,
+ *   page numbers); a footnote at the foot of the text block is not at such a position on enough pages.
+ * - Words hyphenated across a line end (or a page end) are joined, keeping the hyphen of compounds the
+ *   document spells with one (see softHyphen); NFKC folds ligatures.
  * - Paragraphs: a blank line where the vertical gap is larger than the body's leading.
  * - A marker line `<!-- page N -->` before each page; markdown syntax in the text is escaped so that page
  *   text never turns into headings, links or HTML (and a literal marker in the text stays text).
@@ -43,16 +45,17 @@ export function pdfToMarkdown(raw: PdfRaw, maxPages = MAX_PAGES): PdfMarkdown {
   const pages = raw.pages.slice(0, maxPages).map(pageLines);
   dropRunningLines(pages);
   const parts: string[] = [];
-  // True when the previous page ended in a letter and a hyphen, which was taken off pending its next word.
-  let hyphenPending = false;
+  const vocab = vocabulary(pages);
+  // The previous page ended in a letter and a hyphen, which was taken off pending its next word.
+  let pendingLine: string | undefined;
   pages.forEach((lines, i) => {
     const paragraphs = toParagraphs(lines);
-    if (hyphenPending) {
+    if (pendingLine !== undefined) {
       // A word hyphenated across the page break is joined on the earlier page, before the marker.
       const first = paragraphs[0];
       const m = first ? /^(\S+)\s*/u.exec(first[0] ?? '') : null;
       if (first && m && /^\p{Ll}/u.test(m[1]!)) {
-        parts[parts.length - 1] += escapeInline(m[1]!);
+        parts[parts.length - 1] += (softHyphen(pendingLine, m[1]!, vocab) ? '' : '-') + escapeInline(m[1]!);
         first[0] = first[0]!.slice(m[0].length);
         if (first[0] === '') first.shift();
       } else {
@@ -61,10 +64,11 @@ export function pdfToMarkdown(raw: PdfRaw, maxPages = MAX_PAGES): PdfMarkdown {
     }
     let body = paragraphs
       .filter((p) => p.length > 0)
-      .map((p) => joinLines(p).map(escapeLine).join('\n'))
+      .map((p) => joinLines(p, vocab).map(escapeLine).join('\n'))
       .join('\n\n');
-    hyphenPending = i + 1 < pages.length && /\p{L}[-\u2010\u00ad]$/u.test(body);
-    if (hyphenPending) body = body.slice(0, -1);
+    const last = paragraphs[paragraphs.length - 1];
+    pendingLine = i + 1 < pages.length && /\p{L}[-\u2010\u00ad]$/u.test(body) ? (last?.[last.length - 1] ?? '') : undefined;
+    if (pendingLine !== undefined) body = body.slice(0, -1);
     parts.push(`<!-- page ${i + 1} -->\n\n${body}`);
   });
   const markdown = `${parts.join('\n\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
@@ -156,12 +160,15 @@ export function dropRunningLines(pages: Line[][]): void {
     };
     const picks = pages.map(pick);
     const keys = new Map<string, number>();
+    // Edge positions of lines that stand apart from the body. Only those count: the last body line of
+    // every full page shares one position too, and so does a footnote set at the foot of the text block.
     const positions = new Map<number, number>();
     pages.forEach((lines, p) => {
       const i = picks[p]!;
       if (i < 0) return;
       const k = edgeKey(lines[i]!.text);
       keys.set(k, (keys.get(k) ?? 0) + 1);
+      if (!apart(lines, i, edge)) return;
       const y = Math.round(lines[i]!.y);
       positions.set(y, (positions.get(y) ?? 0) + 1);
     });
@@ -226,20 +233,52 @@ function toParagraphs(lines: Line[]): string[][] {
   return out.filter((p) => p.length > 0);
 }
 
-/** Joins words hyphenated at a line end ("com-" + "puter" → "computer"); other lines stay lines. */
-export function joinLines(lines: readonly string[]): string[] {
+/**
+ * Joins words hyphenated at a line end ("com-" + "puter" → "computer"), keeping the hyphen of a compound
+ * ("machine-" + "readable" → "machine-readable") when `softHyphen` says so; other lines stay lines.
+ */
+export function joinLines(lines: readonly string[], vocab: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   for (const line of lines) {
     const prev = out[out.length - 1];
     if (prev !== undefined && /\p{L}[-\u2010\u00ad]$/u.test(prev) && /^\p{Ll}/u.test(line)) {
       const m = /^(\S+)\s*(.*)$/u.exec(line)!;
-      out[out.length - 1] = prev.slice(0, -1) + m[1];
+      out[out.length - 1] = (softHyphen(prev, m[1]!, vocab) ? prev.slice(0, -1) : prev) + m[1];
       if (m[2] !== '') out.push(m[2]!);
     } else {
       out.push(line);
     }
   }
   return out;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)*/gu;
+
+/** Every word of the document, lower-cased, hyphenated compounds whole: what `softHyphen` consults. */
+export function vocabulary(pages: readonly Line[][]): Set<string> {
+  const words = new Set<string>();
+  for (const lines of pages) for (const line of lines) for (const m of line.text.toLowerCase().matchAll(WORD)) words.add(m[0].replace(/\u2010/g, '-'));
+  return words;
+}
+
+/**
+ * Whether the hyphen ending `line` only breaks a word (drop it) rather than belonging to it (keep it), the
+ * next line starting with `next`. A soft hyphen character always breaks. A word that already holds a
+ * hyphen before this one breaks only at its hyphens (TeX and most typesetters), so that one is kept. Else
+ * the document decides: the joined word elsewhere in it means a break, the hyphenated one a compound.
+ * Failing both, a capital inside the first part (an acronym, "DBMS-specific") means a compound, and
+ * anything else a break, the far more common case in justified text.
+ */
+export function softHyphen(line: string, next: string, vocab: ReadonlySet<string>): boolean {
+  if (line.endsWith('\u00ad')) return true;
+  const head = /([\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)*)[-\u2010]$/u.exec(line)?.[1];
+  const tail = /^[\p{L}\p{N}]+/u.exec(next)?.[0];
+  if (!head || !tail) return true;
+  if (/[-\u2010]/.test(head)) return false;
+  const joined = (head + tail).toLowerCase();
+  if (vocab.has(joined)) return true;
+  if (vocab.has(`${head}-${tail}`.toLowerCase())) return false;
+  return !/\p{Lu}/u.test(head.slice(1));
 }
 
 /** Escapes what markdown would read as syntax, so PDF text stays text (the grounding projection undoes it). */
