@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MAX_PAGES, pdfToMarkdown } from './layout.js';
+import { MAX_PAGES } from './layout.js';
 import type { PdfMarkdown } from './layout.js';
 import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
 
@@ -62,7 +62,7 @@ export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOpt
     }
     return { ok: false, reason: 'invalid', message: `${where} is not a readable PDF (${reply.detail ?? 'the parser rejected it'}). Skip it or find another copy.` };
   }
-  return { ok: true, ...pdfToMarkdown(reply.raw, maxPages) };
+  return { ok: true, ...reply.md };
 }
 
 type RunReply = WorkerReply | { failure: 'timeout' | 'crashed'; detail?: string };
@@ -136,7 +136,7 @@ function start(): Warm {
   const entry = workerEntry();
   const worker = new Worker(entry.file, {
     eval: entry.eval,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
     stdout: true,
     stderr: true,
   });

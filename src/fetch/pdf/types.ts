@@ -1,4 +1,8 @@
-/** What crosses the worker boundary. Arrays, not objects, for items: a 300-page PDF has ~50,000 of them. */
+/**
+ * The worker's input and answer, and the raw text items it hands layout.ts. Arrays, not objects, for items:
+ * a 300-page PDF has ~50,000 of them.
+ */
+import type { PdfMarkdown } from './layout.js';
 
 /** [text, x, y, font size, width, ends a line] in PDF user space (y grows upward). */
 export type PdfItem = [string, number, number, number, number, boolean];
@@ -17,7 +21,7 @@ export interface WorkerRequest {
   maxPages: number;
 }
 
-export type WorkerReply = { ok: true; raw: PdfRaw } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
+export type WorkerReply = { ok: true; md: PdfMarkdown } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
 
 /** One request as posted to the long-lived worker, and its answer, matched by `id`. */
 export type WorkerJob = WorkerRequest & { id: number };

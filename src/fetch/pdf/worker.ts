@@ -1,11 +1,13 @@
 /**
- * Runs in a worker thread (see read.ts): for each request, opens one PDF with pdf.js (through unpdf) and
- * posts back the raw text items of each page, the document outline and its title. Layout decisions happen
- * on the main side (layout.ts), where they are plain functions with unit tests; this file only talks to
- * pdf.js. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
+ * Runs in a worker thread (see read.ts): for each request, opens one PDF with pdf.js (through unpdf),
+ * collects the raw text items of each page, the document outline and its title, and posts back the
+ * markdown layout.ts makes of them. Layout decisions are plain functions with unit tests there; this file
+ * only talks to pdf.js. Laying out here keeps the ~50,000 items of a long PDF off the main thread (no
+ * copy across, no garbage there) and puts the layout pass under the same time and memory limits. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
  * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply.
  */
 import { parentPort } from 'node:worker_threads';
+import { pdfToMarkdown } from './layout.js';
 import type { PdfItem, PdfRaw, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
 
 const MAX_OUTLINE = 400;
@@ -70,7 +72,7 @@ async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDo
   } catch {
     // Same: the title falls back to the URL.
   }
-  return { ok: true, raw: { total, pages, outline, title } };
+  return { ok: true, md: pdfToMarkdown({ total, pages, outline, title }, req.maxPages) };
 }
 
 async function pageOf(doc: { getDestination(id: string): Promise<unknown[] | null>; getPageIndex(ref: unknown): Promise<number> }, dest: unknown): Promise<number | undefined> {
