@@ -119,7 +119,7 @@ export function pageLines(items: readonly PdfItem[]): Line[] {
 
 function isMark(item: PdfItem, baseline: number, size: number): boolean {
   const [str, , y, s] = item;
-  return FOOTNOTE_MARK.test(str.trim()) && s > 0 && s < 0.85 * size && y > baseline + 0.12 * size;
+  return s > 0 && s < 0.85 * size && y > baseline + 0.12 * size && FOOTNOTE_MARK.test(str.trim());
 }
 
 function joinItems(items: readonly PdfItem[]): Line | undefined {
@@ -133,13 +133,22 @@ function joinItems(items: readonly PdfItem[]): Line | undefined {
   let prevEnd: number | undefined;
   for (const it of items) {
     if (it !== dominant && isMark(it, baseline, size)) continue;
-    const str = it[0].normalize('NFKC');
-    if (prevEnd !== undefined && str !== '' && !/\s$/u.test(text) && !/^\s/u.test(str) && it[1] - prevEnd > 0.15 * Math.max(size, 1)) text += ' ';
+    const str = it[0];
+    if (prevEnd !== undefined && str !== '' && !isSpace(text.charCodeAt(text.length - 1)) && !isSpace(str.charCodeAt(0)) && it[1] - prevEnd > 0.15 * Math.max(size, 1)) text += ' ';
     text += str;
     prevEnd = it[1] + it[4];
   }
-  text = text.replace(/\s+/gu, ' ').trim();
+  // One NFKC pass per line rather than per item: a page has a few dozen lines and hundreds of items.
+  text = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
   return text === '' ? undefined : { text, y: baseline, size };
+}
+
+const SPACE = /\s/u;
+function isSpace(code: number): boolean {
+  if (Number.isNaN(code)) return false;
+  if (code === 32) return true;
+  if (code > 32 && code < 127) return false;
+  return SPACE.test(String.fromCharCode(code));
 }
 
 /**
@@ -237,7 +246,7 @@ function toParagraphs(lines: Line[]): string[][] {
  * Joins words hyphenated at a line end ("com-" + "puter" → "computer"), keeping the hyphen of a compound
  * ("machine-" + "readable" → "machine-readable") when `softHyphen` says so; other lines stay lines.
  */
-export function joinLines(lines: readonly string[], vocab: ReadonlySet<string> = new Set()): string[] {
+export function joinLines(lines: readonly string[], vocab: Vocabulary = new Set<string>()): string[] {
   const out: string[] = [];
   for (const line of lines) {
     const prev = out[out.length - 1];
@@ -252,13 +261,36 @@ export function joinLines(lines: readonly string[], vocab: ReadonlySet<string> =
   return out;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)*/gu;
+/** What `softHyphen` asks of the document: does this word occur in it, whole (lower case)? */
+export interface Vocabulary {
+  has(word: string): boolean;
+}
 
-/** Every word of the document, lower-cased, hyphenated compounds whole: what `softHyphen` consults. */
-export function vocabulary(pages: readonly Line[][]): Set<string> {
-  const words = new Set<string>();
-  for (const lines of pages) for (const line of lines) for (const m of line.text.toLowerCase().matchAll(WORD)) words.add(m[0].replace(/\u2010/g, '-'));
-  return words;
+/**
+ * The document's words, looked up on demand: only line-end hyphens ask, a few hundred times in a long
+ * document, so one lower-cased copy of the text and a bounded search beat indexing every word.
+ */
+export function vocabulary(pages: readonly Line[][]): Vocabulary {
+  let text: string | undefined;
+  const known = new Map<string, boolean>();
+  return {
+    has(word) {
+      let hit = known.get(word);
+      if (hit !== undefined) return hit;
+      text ??= pages.map((lines) => lines.map((l) => l.text).join('\n')).join('\n').toLowerCase().replace(/\u2010/g, '-');
+      hit = false;
+      for (let at = text.indexOf(word); at !== -1 && !hit; at = text.indexOf(word, at + 1)) {
+        hit = !isWordChar(text.charCodeAt(at - 1)) && !isWordChar(text.charCodeAt(at + word.length));
+      }
+      known.set(word, hit);
+      return hit;
+    },
+  };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}-]/u;
+function isWordChar(code: number): boolean {
+  return !Number.isNaN(code) && WORD_CHAR.test(String.fromCharCode(code));
 }
 
 /**
@@ -269,7 +301,7 @@ export function vocabulary(pages: readonly Line[][]): Set<string> {
  * Failing both, a capital inside the first part (an acronym, "DBMS-specific") means a compound, and
  * anything else a break, the far more common case in justified text.
  */
-export function softHyphen(line: string, next: string, vocab: ReadonlySet<string>): boolean {
+export function softHyphen(line: string, next: string, vocab: Vocabulary): boolean {
   if (line.endsWith('\u00ad')) return true;
   const head = /([\p{L}\p{N}]+(?:[-\u2010][\p{L}\p{N}]+)*)[-\u2010]$/u.exec(line)?.[1];
   const tail = /^[\p{L}\p{N}]+/u.exec(next)?.[0];
