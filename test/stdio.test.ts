@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { tempDir } from './helpers/mcp.js';
 import { PAGE, QUESTION, seedSource } from './helpers/fixtures.js';
+import { startServer } from './fetch/helpers.js';
 
 const BUNDLE = path.resolve('dist/server.js');
 
@@ -94,4 +95,33 @@ describe('dist/server.js over stdio', () => {
     // Logs are JSON lines on stderr.
     for (const line of err.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
   });
+
+  it('reads a PDF in its worker from the bundle (dist/pdf-worker.js and the pdf.js chunk)', async () => {
+    expect(fs.existsSync(BUNDLE), 'run npm run build first').toBe(true);
+    const pdf = fs.readFileSync(path.resolve('../shared/fixtures/pdf/r-data/R-data.pdf'));
+    const web = await startServer((_q, res) => {
+      res.setHeader('content-type', 'application/pdf');
+      res.end(pdf);
+    });
+    const root = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE],
+      env: { ...process.env, DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off', DEEP_RESEARCH_ALLOW_HOSTS: web.hostPort } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    try {
+      const run = (await client.callTool({ name: 'start_run', arguments: { question: QUESTION, depth: 'quick', brief: { threads: [{ name: 'T', sub_questions: [{ id: 'SQ-1', question: 'How is data imported?' }], subjects: ['R'] }] } } })) as CallToolResult;
+      const runId = (run.structuredContent as { run_id: string }).run_id;
+      const r = (await client.callTool({ name: 'fetch_source', arguments: { run_id: runId, url: `${web.origin}/R-data.pdf`, focus: 'SPSS format' } })) as CallToolResult;
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 } });
+      expect((r.structuredContent as { content: string }).content).toContain('SPSS');
+    } finally {
+      await client.close();
+      await web.close();
+    }
+  }, 30_000);
 });

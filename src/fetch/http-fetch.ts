@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
 import { decodeBody, parseContentType } from './decode.js';
+import { GENERIC_TYPES, PDF_TYPES, hasPdfSignature } from './pdf/detect.js';
 import { checkAddress, checkUrl, effectivePort, isAllowListed } from './url-guard.js';
 
 export type LookupFunction = (
@@ -35,6 +36,8 @@ export interface FetchOptions {
   baseDelayMs?: number;
   /** DNS resolver, `dns.lookup`-shaped; every address it returns is checked. Default `dns.lookup`. */
   lookup?: LookupFunction;
+  /** Wall-clock limit for parsing one PDF (ms); see pdf/read.ts. */
+  pdfTimeoutMs?: number;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
 }
@@ -45,8 +48,10 @@ export interface FetchOk {
   status: number;
   /** Media type without parameters, e.g. `text/html`. */
   contentType: string;
-  /** Decoded text. */
+  /** Decoded text; empty for a PDF, whose bytes are in `raw`. */
   body: string;
+  /** The body's bytes, for a PDF (`contentType` is then `application/pdf`). */
+  raw?: Uint8Array;
   /** Decoded size in bytes. */
   bytes: number;
   attempts: number;
@@ -90,7 +95,7 @@ const TRANSIENT_CODES = new Set([
 ]);
 const HEADERS = {
   'user-agent': 'Mozilla/5.0 (compatible; deep-research/0.1; research fetcher)',
-  accept: 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.8,text/plain;q=0.8,*/*;q=0.1',
+  accept: 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.8,text/plain;q=0.8,application/pdf;q=0.8,*/*;q=0.1',
   'accept-encoding': 'gzip, deflate, br',
   'accept-language': 'en;q=1.0, *;q=0.5',
 };
@@ -196,12 +201,12 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${clip(target.href)}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
         }
         const media = parseContentType(header(res.headers, 'content-type'));
-        if (media && !READABLE_TYPES.has(media.type)) {
+        if (media && !READABLE_TYPES.has(media.type) && !PDF_TYPES.has(media.type) && !GENERIC_TYPES.has(media.type)) {
           discard(res.body);
           return {
             ok: false,
             kind: 'content-type',
-            message: `${clip(target.href)} is ${media.type}, which fetch_source cannot read (it reads HTML, XHTML, plain text and markdown). Skip it or look for an HTML version.`,
+            message: `${clip(target.href)} is ${media.type}, which fetch_source cannot read (it reads HTML, XHTML, plain text, markdown and PDF). Skip it or look for an HTML version.`,
             status,
             reachedNetwork: true,
             transient: false,
@@ -223,11 +228,18 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           }
           return classifyError(err, hopState, deadline.signal, opts.signal, target, timeoutMs);
         }
+        // A PDF by its type, or by its signature when the type is generic or missing (SPEC 4.1).
+        if ((media && PDF_TYPES.has(media.type)) || ((!media || GENERIC_TYPES.has(media.type)) && hasPdfSignature(bytes))) {
+          return { ok: true, finalUrl: target.href, status, contentType: 'application/pdf', body: '', raw: bytes, bytes: bytes.byteLength };
+        }
+        if (media && GENERIC_TYPES.has(media.type)) {
+          return { ok: false, kind: 'content-type', message: `${clip(target.href)} is ${media.type} and not a PDF; fetch_source reads HTML, XHTML, plain text, markdown and PDF. Skip it or look for an HTML version.`, status, reachedNetwork: true, transient: false };
+        }
         let type = media?.type;
         if (type === undefined) {
           type = sniffType(bytes);
           if (type === undefined) {
-            return { ok: false, kind: 'content-type', message: `${clip(target.href)} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text and markdown. Skip it.`, status, reachedNetwork: true, transient: false };
+            return { ok: false, kind: 'content-type', message: `${clip(target.href)} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text, markdown and PDF. Skip it.`, status, reachedNetwork: true, transient: false };
           }
         }
         const { text } = decodeBody(bytes, media, HTML_TYPES.has(type));

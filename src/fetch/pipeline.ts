@@ -1,12 +1,12 @@
 /**
  * The fetch stack's single entry point. Import it lazily (`await import('../fetch/pipeline.js')`): it
  * pulls in undici, linkedom, Readability and turndown, which a server that never fetches should not load.
- * url-guard, passages and untrusted stay importable on their own.
+ * url-guard, passages and untrusted stay importable on their own. The PDF reader is a further lazy step.
  */
 import { extractReadable } from './extract.js';
 import type { Extracted } from './extract.js';
 import { fetchPage } from './http-fetch.js';
-import type { FetchFail, FetchFailKind, FetchOptions } from './http-fetch.js';
+import type { FetchFail, FetchFailKind, FetchOk, FetchOptions } from './http-fetch.js';
 import { sanitizeText } from './untrusted.js';
 
 export { extractReadable, fetchPage };
@@ -27,7 +27,13 @@ export interface ReadOk {
   bytes: number;
   attempts: number;
   usedFallback: boolean;
-  method: Extracted['method'];
+  method: Extracted['method'] | 'pdf';
+  /** `content_type` as fetch_source reports it. */
+  kind: 'html' | 'text' | 'pdf';
+  /** For a PDF: pages stored, and pages past the cap that were not read. */
+  pages?: { stored: number; not_read: number };
+  /** For a PDF: its own outline (bookmarks) with page numbers, else one line per page. Sanitised. */
+  outline?: string[];
 }
 
 export interface ReadFail extends Omit<FetchFail, 'kind'> {
@@ -41,6 +47,7 @@ export interface ReadFail extends Omit<FetchFail, 'kind'> {
 export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk | ReadFail> {
   const res = await fetchPage(url, opts);
   if (!res.ok) return res;
+  if (res.raw !== undefined) return readPdfPage(res, opts);
   const extracted = extractReadable(res.body, res.contentType, res.finalUrl);
   const markdown = sanitizeText(extracted.markdown);
   const title = sanitizeText(extracted.title).trim() || res.finalUrl;
@@ -66,7 +73,47 @@ export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk 
     attempts: res.attempts,
     usedFallback: extracted.usedFallback,
     method: extracted.method,
+    kind: res.contentType === 'text/html' || res.contentType === 'application/xhtml+xml' ? 'html' : 'text',
   };
+}
+
+async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptions): Promise<ReadOk | ReadFail> {
+  opts.onProgress?.(`Reading the PDF (${Math.round(res.bytes / 1024)} KiB)`);
+  // The PDF reader (and pdf.js, inside its worker) load only when a PDF arrives.
+  const { readPdf } = await import('./pdf/read.js');
+  const where = clip(res.finalUrl);
+  const pdf = await readPdf(res.raw ?? new Uint8Array(), where, opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {});
+  const base = { status: res.status, attempts: res.attempts, reachedNetwork: true } as const;
+  if (!pdf.ok) return { ok: false, kind: 'content-type', message: pdf.message, ...base };
+  const markdown = sanitizeText(pdf.markdown);
+  const readable = readableLength(markdown.replace(/^<!-- page \d+ -->$/gm, ''));
+  if (readable < MIN_READABLE_CHARS) {
+    return {
+      ok: false,
+      kind: 'not-a-source',
+      message: `${where} is a PDF of ${pdf.pages} page${pdf.pages === 1 ? '' : 's'} with only ${readable} characters of text (under ${MIN_READABLE_CHARS}): it has no text layer (scanned pages or images), so it cannot be read as a source. Skip it or find a text version.`,
+      ...base,
+    };
+  }
+  return {
+    ok: true,
+    finalUrl: res.finalUrl,
+    title: sanitizeText(pdf.title).trim() || res.finalUrl,
+    markdown,
+    status: res.status,
+    contentType: res.contentType,
+    bytes: res.bytes,
+    attempts: res.attempts,
+    usedFallback: false,
+    method: 'pdf',
+    kind: 'pdf',
+    pages: { stored: pdf.pages, not_read: pdf.notRead },
+    outline: pdf.outline.map((l) => sanitizeText(l)),
+  };
+}
+
+function clip(s: string, max = 200): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 /**

@@ -55,7 +55,17 @@ export interface SourceMeta {
   title: string;
   fetched_at: string;
   sha256: string;
+  /** Absent in sources stored before PDFs were read (all HTML or text). */
+  content_type?: 'html' | 'text' | 'pdf';
+  /** PDF only: pages stored, and pages past the cap not read. */
+  pages?: number;
+  pages_not_read?: number;
+  /** PDF only: the outline returned with the text (the PDF's bookmarks, or its pages). */
+  outline?: string[];
 }
+
+/** What addSource stores: the text and the metadata the fetch produced. */
+export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & { markdown: string };
 
 export interface StoredSource extends SourceMeta {
   markdown: string;
@@ -205,6 +215,10 @@ export class RunStore {
       sha256: String(d.sha256 ?? ''),
       markdown: parsed.body,
     };
+    if (d.content_type === 'html' || d.content_type === 'text' || d.content_type === 'pdf') src.content_type = d.content_type;
+    if (typeof d.pages === 'number') src.pages = d.pages;
+    if (typeof d.pages_not_read === 'number') src.pages_not_read = d.pages_not_read;
+    if (Array.isArray(d.outline)) src.outline = d.outline.map(String);
     // Sources are immutable once written and ids are never reused, so caching across processes is safe.
     if (this.sourceCache.size > 2_000) this.sourceCache.clear();
     this.sourceCache.set(cacheKey, src);
@@ -217,14 +231,14 @@ export class RunStore {
    */
   async addSource(
     runId: string,
-    s: { url: string; canonical_key: string; title: string; markdown: string; fetched_at: string },
+    s: NewSource,
   ): Promise<{ source: StoredSource; duplicate: boolean }> {
     return this.lock(runId, () => this.addSourceLocked(runId, s));
   }
 
   addSourceLocked(
     runId: string,
-    s: { url: string; canonical_key: string; title: string; markdown: string; fetched_at: string },
+    s: NewSource,
   ): { source: StoredSource; duplicate: boolean } {
     const existing = this.lookupSource(runId, s.canonical_key);
     if (existing) return { source: existing, duplicate: true };
@@ -235,8 +249,22 @@ export class RunStore {
     const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
     const sha256 = createHash('sha256').update(body).digest('hex');
     const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256 };
+    if (s.content_type !== undefined) meta.content_type = s.content_type;
+    if (s.pages !== undefined) meta.pages = s.pages;
+    if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
+    if (s.outline !== undefined) meta.outline = s.outline;
     const file = withFrontmatter(
-      { url: meta.url, canonical_key: meta.canonical_key, title: meta.title, fetched_at: meta.fetched_at, sha256 },
+      {
+        url: meta.url,
+        canonical_key: meta.canonical_key,
+        title: meta.title,
+        fetched_at: meta.fetched_at,
+        sha256,
+        ...(meta.content_type !== undefined ? { content_type: meta.content_type } : {}),
+        ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
+        ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
+        ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
+      },
       body,
     );
     // The counter goes first: a crash after it skips an id but can never hand one out twice.

@@ -29,6 +29,8 @@ const outputSchema = {
   next_start_index: z.number().optional(),
   duplicate: z.boolean(),
   degraded: z.boolean(),
+  content_type: z.enum(['html', 'text', 'pdf']),
+  pages: z.object({ stored: z.number(), not_read: z.number() }).optional(),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -36,7 +38,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -54,6 +56,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
     const check = checkUrl(args.url, allowHosts);
     if (!check.ok) return fail(withSkipHint(check.reason));
+    const { parseResolve } = await import('../fetch/resolve.js');
+    const resolve = parseResolve(ctx.env.DEEP_RESEARCH_RESOLVE, allowHosts);
+    if (!resolve.ok) return fail(resolve.reason);
     let key: string;
     try {
       key = canonicalKey(args.url);
@@ -65,9 +70,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     if (stored) return reply(stored, true, run.fetch.degraded);
 
     await extra.progress('fetching', 0, 2);
-    const { readPage } = await import('../fetch/pipeline.js');
-    const page = await readPage(args.url, {
+    const [{ readPage }, { fullTextUrl }] = await Promise.all([import('../fetch/pipeline.js'), import('../fetch/pdf/detect.js')]);
+    const page = await readPage(fullTextUrl(args.url, key), {
       ...ctx.fetch,
+      ...(resolve.lookup ? { lookup: resolve.lookup } : {}),
       allowHosts,
       signal: extra.signal,
       onProgress: (message: string) => void extra.progress(message, 1, 2),
@@ -90,13 +96,16 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         title: page.title,
         markdown: page.markdown,
         fetched_at: ctx.now(),
+        content_type: page.kind,
+        ...(page.pages ? { pages: page.pages.stored, pages_not_read: page.pages.not_read, outline: page.outline ?? [] } : {}),
       });
       if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
       return reply(source, false, tally.degraded);
     });
 
-    function reply(source: StoredSource, duplicate: boolean, degraded: boolean) {
+    async function reply(source: StoredSource, duplicate: boolean, degraded: boolean) {
       const max = args.max_chars ?? DEFAULT_CHARS;
+      const pdf = source.content_type === 'pdf';
       let content: string;
       let next: number | undefined;
       if (args.start_index !== undefined) {
@@ -105,11 +114,13 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         next = page.next_start_index;
       } else {
         content = selectPassages(source.markdown, args.focus, max).content;
+        // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
+        if (pdf) content = (await import('../fetch/pdf/layout.js')).dropPageMarkers(content);
       }
       // Title and headings are page text like the body (SPEC 7): escaped wherever they appear, and in
       // the text rendering, which is all some clients show the model, inside the block with the body.
       const title = escapePageText(source.title);
-      const raw = outline(source.markdown);
+      const raw = source.outline ?? outline(source.markdown);
       const heads = raw.map(escapePageText);
       const label = `${source.id} ${source.url}`;
       const structured: Record<string, unknown> = {
@@ -122,10 +133,19 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         content: wrapUntrusted(content, label),
         duplicate,
         degraded,
+        content_type: source.content_type ?? 'html',
       };
       if (next !== undefined) structured.next_start_index = next;
       const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
-      return ok(structured, wrapUntrusted(page, label), ['title', 'outline']);
+      let text = wrapUntrusted(page, label);
+      if (pdf) {
+        const stored = source.pages ?? 0;
+        const notRead = source.pages_not_read ?? 0;
+        structured.pages = { stored, not_read: notRead };
+        const cap = notRead > 0 ? `; ${notRead} more page${notRead === 1 ? ' was' : 's were'} not read (past the ${stored}-page cap)` : '';
+        text = `PDF, ${stored} page${stored === 1 ? '' : 's'} stored${cap}.\n${text}`;
+      }
+      return ok(structured, text, ['title', 'outline']);
     }
   },
 };

@@ -187,7 +187,7 @@ describe('retries', () => {
 });
 
 describe('content types', () => {
-  it.each(['application/pdf', 'image/png', 'application/json', 'application/octet-stream'])('refuses %s without retrying', async (type) => {
+  it.each(['image/png', 'application/json', 'application/octet-stream'])('refuses %s without retrying', async (type) => {
     const s = await serve((_q, res) => {
       res.writeHead(200, { 'content-type': type });
       res.end('x');
@@ -195,6 +195,16 @@ describe('content types', () => {
     const r = await fetchPage(`${s.origin}/`, { allowHosts: allow(s), baseDelayMs: 5 });
     expect(r).toMatchObject({ ok: false, kind: 'content-type', attempts: 1, reachedNetwork: true });
     if (!r.ok) expect(r.message).toContain(type);
+  });
+
+  it.each(['application/pdf', 'application/octet-stream', 'binary/octet-stream', undefined])('hands %s over as PDF bytes when the body starts with %%PDF-', async (type) => {
+    const s = await serve((_q, res) => {
+      res.writeHead(200, type ? { 'content-type': type } : {});
+      res.end('%PDF-1.4\n%%EOF\n');
+    });
+    const r = await fetchPage(`${s.origin}/`, { allowHosts: allow(s) });
+    expect(r).toMatchObject({ ok: true, contentType: 'application/pdf', body: '' });
+    if (r.ok) expect(Buffer.from(r.raw ?? []).toString('latin1')).toBe('%PDF-1.4\n%%EOF\n');
   });
 
   it.each(['text/html; charset=utf-8', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'TEXT/HTML'])('accepts %s', async (type) => {

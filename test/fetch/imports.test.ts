@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers.js';
 
-const HEAVY = ['undici', 'linkedom', '@mozilla/readability', 'turndown', '@joplin/turndown-plugin-gfm', 'html-encoding-sniffer', 'iconv-lite'];
+const HEAVY = ['unpdf', 'undici', 'linkedom', '@mozilla/readability', 'turndown', '@joplin/turndown-plugin-gfm', 'html-encoding-sniffer', 'iconv-lite'];
 
 function staticImports(file: string): string[] {
   const src = fs.readFileSync(file, 'utf8');
@@ -37,6 +37,13 @@ describe('fetch module weight', () => {
   it.each(['url-guard', 'passages', 'untrusted'])('%s loads none of the heavy libraries', (name) => {
     const packages = closure(path.join(repoRoot, 'src/fetch', `${name}.ts`));
     for (const heavy of HEAVY) expect(packages.has(heavy), `${name} imports ${heavy}`).toBe(false);
+  });
+
+  it('the PDF reader loads pdf.js only inside its worker, and nothing on the server path imports either statically', () => {
+    expect(closure(path.join(repoRoot, 'src/fetch/pdf/read.ts')).has('unpdf')).toBe(false);
+    expect(closure(path.join(repoRoot, 'src/fetch/pipeline.ts')).has('unpdf')).toBe(false);
+    expect(closure(path.join(repoRoot, 'src/create-server.ts')).has('unpdf')).toBe(false);
+    expect(fs.readFileSync(path.join(repoRoot, 'src/fetch/pdf/worker.ts'), 'utf8')).toContain("await import('unpdf')");
   });
 
   it('pipeline is where the heavy libraries come in', () => {

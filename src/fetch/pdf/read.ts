@@ -1,0 +1,206 @@
+/**
+ * Reads a fetched PDF into markdown (SPEC 4.1 "PDF text"). Loaded lazily by the fetch pipeline only when a
+ * response is a PDF, and pdf.js itself loads only inside the worker thread, so neither server start nor an
+ * HTML fetch pays for it.
+ *
+ * Library: unpdf (MIT; pdf.js packaged as one dependency-free module that runs on Node 20 without the
+ * canvas or DOMMatrix polyfills pdfjs-dist's Node build wants): same text engine and speed as pdfjs-dist
+ * (Apache-2.0), 1.7 MB instead of 38 MB installed (pdfjs-dist pulls in a native canvas), and its latest
+ * releases need Node 22.
+ *
+ * Each parse runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
+ * costs at most that time, and the server answers the next call.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { MAX_PAGES } from './layout.js';
+import type { PdfMarkdown } from './layout.js';
+import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
+
+export const DEFAULT_PDF_TIMEOUT_MS = 20_000;
+/** Heap for one parse; the largest fixture (193 pages) peaks near 60 MiB. */
+const WORKER_HEAP_MB = 192;
+/**
+ * pdf.js decodes streams into typed arrays, which live outside the V8 heap that resourceLimits caps: a
+ * small file whose stream inflates to gigabytes would grow the process unchecked. The main thread watches
+ * the process's RSS while the worker runs and ends the parse past this much growth.
+ */
+const MAX_GROWTH_MB = 200;
+const WATCH_MS = 25;
+
+export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 'encrypted' | 'truncated' | 'invalid' | 'timeout' | 'too-complex'; message: string };
+
+export interface PdfReadOptions {
+  timeoutMs?: number;
+  maxPages?: number;
+}
+
+export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS;
+  const maxPages = opts.maxPages ?? MAX_PAGES;
+  // pdf.js recovers a cut-off file by scanning for objects and returns whatever pages it finds, which would
+  // store part of a document as if it were all of it. A complete file ends with %%EOF.
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + Math.max(0, bytes.byteLength - 2048), Math.min(bytes.byteLength, 2048));
+  if (tail.indexOf('%%EOF', 0, 'latin1') === -1) {
+    return { ok: false, reason: 'truncated', message: `${where} is a truncated PDF (it has no end-of-file marker): the download was cut short or the file is damaged. Skip it or find another copy.` };
+  }
+  const reply = await runWorker({ data: bytes, maxPages }, timeoutMs);
+  if ('failure' in reply) {
+    if (reply.failure === 'timeout') {
+      return { ok: false, reason: 'timeout', message: `${where} is a PDF that took longer than ${(timeoutMs / 1000).toFixed(0)} s to parse, so it was abandoned: it is unusually complex or built to stall readers. Skip it or find an HTML version.` };
+    }
+    if (reply.detail !== undefined) {
+      return { ok: false, reason: 'invalid', message: `${where} is a PDF the reader failed on (${reply.detail}). Skip it or find an HTML version.` };
+    }
+    return { ok: false, reason: 'too-complex', message: `${where} is a PDF that the reader could not parse within its memory limit: it is unusually complex or built to exhaust readers. Skip it or find an HTML version.` };
+  }
+  if (!reply.ok) {
+    if (reply.kind === 'encrypted') {
+      return { ok: false, reason: 'encrypted', message: `${where} is an encrypted PDF that needs a password to open. Skip it or find an open copy.` };
+    }
+    return { ok: false, reason: 'invalid', message: `${where} is not a readable PDF (${reply.detail ?? 'the parser rejected it'}). Skip it or find another copy.` };
+  }
+  return { ok: true, ...reply.md };
+}
+
+type RunReply = WorkerReply | { failure: 'timeout' | 'crashed'; detail?: string };
+
+/**
+ * One worker thread kept warm between parses: starting a thread and loading pdf.js costs tens of ms, and
+ * pdf.js runs its first document several times slower than later ones while V8 optimises it, so a fresh
+ * thread per PDF paid both every time. Jobs run one at a time (the thread is single-threaded anyway, and
+ * one parse at a time bounds memory); a job's time limit starts when it reaches the thread. The thread is
+ * ended after IDLE_MS without work, after MAX_PARSES parses (pdf.js keeps some caches across documents),
+ * and at once on any breach (time, heap, RSS growth, crash); the next job starts a new one. It is unref'd,
+ * so it never keeps the process alive.
+ */
+const IDLE_MS = 30_000;
+const MAX_PARSES = 50;
+
+interface Job {
+  req: WorkerRequest;
+  timeoutMs: number;
+  resolve: (r: RunReply) => void;
+}
+
+interface Warm {
+  worker: Worker;
+  parses: number;
+  idle?: NodeJS.Timeout;
+  /** The job on the thread, with what ends it. */
+  running?: { id: number; job: Job; timer: NodeJS.Timeout; watch: NodeJS.Timeout };
+}
+
+let warm: Warm | undefined;
+const queue: Job[] = [];
+let nextId = 1;
+let idleMs = IDLE_MS;
+
+/** For tests: the warm thread's id (undefined when none is alive) and the parses it has run. */
+export function pdfWorkerState(): { threadId?: number; parses: number } {
+  return warm ? { threadId: warm.worker.threadId, parses: warm.parses } : { parses: 0 };
+}
+
+/** For tests: how long an idle thread is kept. */
+export function setPdfWorkerIdleMs(ms: number): void {
+  idleMs = ms;
+}
+
+function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
+  return new Promise((resolve) => {
+    queue.push({ req, timeoutMs, resolve });
+    pump();
+  });
+}
+
+function pump(): void {
+  if (warm?.running || queue.length === 0) return;
+  const w = warm ?? start();
+  const job = queue.shift()!;
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = undefined;
+  const id = nextId++;
+  const baseline = process.memoryUsage.rss();
+  const timer = setTimeout(() => fail(w, { failure: 'timeout' }), job.timeoutMs);
+  // pdf.js decodes streams into typed arrays outside the heap that resourceLimits caps (see MAX_GROWTH_MB).
+  const watch = setInterval(() => {
+    if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) fail(w, { failure: 'crashed' });
+  }, WATCH_MS);
+  w.running = { id, job, timer, watch };
+  w.worker.postMessage({ id, ...job.req } satisfies WorkerJob);
+}
+
+function start(): Warm {
+  const entry = workerEntry();
+  const worker = new Worker(entry.file, {
+    eval: entry.eval,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
+    stdout: true,
+    stderr: true,
+  });
+  // The thread's stdout and stderr are piped here (nothing may reach the server's stdout, the protocol
+  // stream) and left unread: reading them would hold the process open; worker.ts writes nothing to them.
+  const w: Warm = { worker, parses: 0 };
+  worker.on('message', (m: WorkerAnswer) => {
+    if (w.running?.id !== m.id) return;
+    const { job } = settle(w);
+    w.parses++;
+    job.resolve(m.reply);
+    if (w.parses >= MAX_PARSES) retire(w);
+    else if (queue.length === 0) w.idle = setTimeout(() => retire(w), idleMs).unref();
+    pump();
+  });
+  worker.on('error', (err) => fail(w, { failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
+  worker.on('exit', () => fail(w, { failure: 'crashed' }));
+  // Never what keeps the process alive (after the listeners, which would ref it again): a running job's
+  // time-limit timer does that while it runs.
+  worker.unref();
+  warm = w;
+  return w;
+}
+
+/** Clears the running job's timers and hands the job back. */
+function settle(w: Warm): { job: Job } {
+  const r = w.running!;
+  clearTimeout(r.timer);
+  clearInterval(r.watch);
+  w.running = undefined;
+  return { job: r.job };
+}
+
+/** A breach or a crash: the running job fails, the thread goes, and queued jobs get a new one. */
+function fail(w: Warm, reply: RunReply): void {
+  const job = w.running ? settle(w).job : undefined;
+  retire(w);
+  job?.resolve(reply);
+  pump();
+}
+
+function retire(w: Warm): void {
+  if (warm === w) warm = undefined;
+  if (w.idle) clearTimeout(w.idle);
+  w.idle = undefined;
+  void w.worker.terminate();
+}
+
+/**
+ * The worker's code. Bundled (dist/), it is `dist/pdf-worker.js`, next to the chunk that loads this code or
+ * one folder up. From source (tests, tsx) it is worker.ts, imported through tsx's API: Node 20 does not
+ * apply `--import` loader hooks to a worker's entry module.
+ */
+function workerEntry(): { file: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (/\.ts$/.test(fileURLToPath(here))) {
+    const api = new URL('./dist/esm/api/index.mjs', pathToFileURL(createRequire(here).resolve('tsx/package.json'))).href;
+    const worker = new URL('./worker.ts', here).href;
+    const code = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(worker)}, ${JSON.stringify(here)}));`;
+    return { file: code, eval: true };
+  }
+  for (const rel of ['./pdf-worker.js', '../pdf-worker.js']) {
+    const file = new URL(rel, here);
+    if (existsSync(file)) return { file, eval: false };
+  }
+  return { file: new URL('./pdf-worker.js', here), eval: false };
+}

@@ -1,0 +1,109 @@
+/**
+ * Runs in a worker thread (see read.ts): for each request, opens one PDF with pdf.js (through unpdf),
+ * collects the raw text items of each page, the document outline and its title, and posts back the
+ * markdown layout.ts makes of them. Layout decisions are plain functions with unit tests there; this file
+ * only talks to pdf.js. Laying out here keeps the ~50,000 items of a long PDF off the main thread (no
+ * copy across, no garbage there) and puts the layout pass under the same time and memory limits. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
+ * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply.
+ */
+import { parentPort } from 'node:worker_threads';
+import { pdfToMarkdown } from './layout.js';
+import type { PdfItem, PdfRaw, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
+
+const MAX_OUTLINE = 400;
+
+async function main(req: WorkerRequest): Promise<WorkerReply> {
+  const { getDocumentProxy } = await import('unpdf');
+  let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    doc = await getDocumentProxy(req.data, { isEvalSupported: false, disableFontFace: true, stopAtErrors: false, verbosity: 0 });
+  } catch (err) {
+    const name = (err as { name?: string }).name ?? '';
+    if (name === 'PasswordException') return { ok: false, kind: 'encrypted' };
+    return { ok: false, kind: 'invalid', detail: String((err as Error).message ?? err).slice(0, 200) };
+  }
+  try {
+    return await readDocument(doc, req);
+  } finally {
+    await doc.destroy().catch(() => undefined);
+  }
+}
+
+async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest): Promise<WorkerReply> {
+  const total = doc.numPages;
+  const read = Math.min(total, req.maxPages);
+  const pages: PdfItem[][] = [];
+  for (let n = 1; n <= read; n++) {
+    const page = await doc.getPage(n);
+    const content = await page.getTextContent();
+    const items: PdfItem[] = [];
+    for (const it of content.items as Array<{ str?: string; transform?: number[]; width?: number; height?: number; hasEOL?: boolean }>) {
+      if (typeof it.str !== 'string') continue;
+      const t = it.transform ?? [1, 0, 0, 1, 0, 0];
+      // The font size is the length of the text matrix's vertical axis (pdf.js reports height 0 for spaces).
+      const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || it.height || 0;
+      items.push([it.str, round(t[4] ?? 0), round(t[5] ?? 0), round(size), round(it.width ?? 0), it.hasEOL === true]);
+    }
+    pages.push(items);
+    page.cleanup();
+  }
+  const outline: PdfRaw['outline'] = [];
+  try {
+    const tree = (await doc.getOutline()) ?? [];
+    // Depth-first, in document order, without recursion: a hostile outline can nest arbitrarily deep.
+    const walk = tree
+      .slice()
+      .reverse()
+      .map((item) => ({ item, depth: 0 }));
+    while (walk.length > 0 && outline.length < MAX_OUTLINE) {
+      const { item, depth } = walk.pop()!;
+      outline.push({ title: String(item.title ?? ''), depth: Math.min(depth, 6), page: await pageOf(doc, item.dest) });
+      const kids = item.items ?? [];
+      if (depth < 32) for (let i = kids.length - 1; i >= 0; i--) walk.push({ item: kids[i]!, depth: depth + 1 });
+    }
+  } catch {
+    // An outline pdf.js cannot read is no reason to refuse the text.
+  }
+  let title = '';
+  try {
+    const meta = await doc.getMetadata();
+    const info = meta.info as { Title?: unknown } | undefined;
+    if (typeof info?.Title === 'string') title = info.Title;
+  } catch {
+    // Same: the title falls back to the URL.
+  }
+  return { ok: true, md: pdfToMarkdown({ total, pages, outline, title }, req.maxPages) };
+}
+
+async function pageOf(doc: { getDestination(id: string): Promise<unknown[] | null>; getPageIndex(ref: unknown): Promise<number> }, dest: unknown): Promise<number | undefined> {
+  try {
+    const explicit = typeof dest === 'string' ? await doc.getDestination(dest) : dest;
+    if (!Array.isArray(explicit) || explicit.length === 0) return undefined;
+    const ref = explicit[0];
+    if (typeof ref === 'number') return ref + 1;
+    return (await doc.getPageIndex(ref)) + 1;
+  } catch {
+    return undefined;
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+const port = parentPort;
+if (port) {
+  // The parent never reads this thread's stdout or stderr (see read.ts): pdf.js or a dependency writing
+  // there would only pile up, so writes are dropped at the source.
+  const silent = (): void => undefined;
+  for (const k of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) console[k] = silent;
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  // read.ts sends one job at a time and waits for its reply, so jobs never overlap here.
+  port.on('message', (job: WorkerJob) => {
+    main(job).then(
+      (reply) => port.postMessage({ id: job.id, reply }),
+      (err: unknown) => port.postMessage({ id: job.id, reply: { ok: false, kind: 'invalid', detail: String((err as Error)?.message ?? err).slice(0, 200) } }),
+    );
+  });
+}

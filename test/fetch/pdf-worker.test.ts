@@ -1,0 +1,79 @@
+// The PDF worker thread kept warm between parses: reused while healthy, replaced after any breach, ended
+// when idle, and never what keeps a process alive.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pdfWorkerState, readPdf, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
+import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
+import { repoRoot } from './helpers.js';
+import { tempDir } from '../helpers/mcp.js';
+
+const SMALL = new Uint8Array(makePdf({ pages: [prose(1), prose(2)] }));
+const POLICY = new Uint8Array(fs.readFileSync(path.join(repoRoot, '../shared/fixtures/pdf/debian-policy/policy.pdf')));
+const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: zeroBomb(512) }));
+
+afterEach(() => setPdfWorkerIdleMs(30_000));
+
+describe('the warm PDF worker', () => {
+  it('reads one PDF after another on the same thread, and queues parses that arrive together', async () => {
+    const first = await readPdf(SMALL, 'a');
+    expect(first.ok).toBe(true);
+    const thread = pdfWorkerState().threadId;
+    expect(thread).toBeDefined();
+    const [b, c] = await Promise.all([readPdf(SMALL, 'b'), readPdf(SMALL, 'c')]);
+    expect(b.ok && c.ok).toBe(true);
+    expect(pdfWorkerState().threadId).toBe(thread);
+  }, 30_000);
+
+  it('ends the thread on a time-limit breach and reads the next PDF on a new one', async () => {
+    expect((await readPdf(SMALL, 'warm-up')).ok).toBe(true);
+    const before = pdfWorkerState().threadId;
+    const slow = await readPdf(POLICY, 'policy', { timeoutMs: 1 });
+    expect(slow).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(pdfWorkerState().threadId).toBeUndefined();
+    const next = await readPdf(SMALL, 'next');
+    expect(next.ok).toBe(true);
+    expect(pdfWorkerState().threadId).not.toBe(before);
+  }, 30_000);
+
+  it('ends the thread on a memory-limit breach and keeps reading', async () => {
+    expect((await readPdf(SMALL, 'warm-up')).ok).toBe(true);
+    const bomb = await readPdf(BOMB, 'bomb');
+    expect(bomb).toMatchObject({ ok: false, reason: 'too-complex' });
+    expect(pdfWorkerState().threadId).toBeUndefined();
+    expect((await readPdf(SMALL, 'next')).ok).toBe(true);
+  }, 30_000);
+
+  it('ends an idle thread after the idle period', async () => {
+    setPdfWorkerIdleMs(100);
+    expect((await readPdf(SMALL, 'a')).ok).toBe(true);
+    expect(pdfWorkerState().threadId).toBeDefined();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(pdfWorkerState().threadId).toBeUndefined();
+  }, 30_000);
+
+  it('does not keep the process alive once the parse is done', async () => {
+    const dir = tempDir('dr-pdf-worker-');
+    const script = path.join(dir, 'read-one.mts');
+    const readTs = path.join(repoRoot, 'src/fetch/pdf/read.ts');
+    fs.writeFileSync(path.join(dir, 'small.pdf'), SMALL);
+    fs.writeFileSync(
+      script,
+      `import { readFileSync } from 'node:fs';\nimport { readPdf, pdfWorkerState } from ${JSON.stringify(readTs)};\n` +
+        `const r = await readPdf(new Uint8Array(readFileSync(${JSON.stringify(path.join(dir, 'small.pdf'))})), 'x');\n` +
+        `console.log(r.ok, pdfWorkerState().threadId !== undefined);\n`,
+    );
+    const t0 = Date.now();
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.on('exit', (code) => resolve({ code, stdout }));
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+    // The thread was still warm when the script ended, and the process exited anyway, well before the idle period.
+    expect(out).toEqual({ code: 0, stdout: 'true true\n' });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 40_000);
+});
