@@ -171,7 +171,8 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
   // Counted before anything merges text nodes: Readability re-serialises and re-parses the body, which
   // splits them again.
   let shape = measure(root);
-  if (shape.depth > maxDepth) {
+  const flattened = shape.depth > maxDepth;
+  if (flattened) {
     flattenWrappers(root);
     shape = measure(root);
   }
@@ -179,6 +180,8 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
     return { title: fallbackTitle, markdown: plainText(root), usedFallback: true, method: 'text' };
   }
 
+  // Flattening changed the tree, so positions would not match a fresh parse: no section containers then.
+  const sectioned = flattened ? [] : sectionedContainers(root);
   let article: { title?: string | null; content?: unknown } | null = null;
   try {
     const reader = new Readability(doc as never, { serializer: (el: unknown) => el, maxElemsToParse: maxNodes });
@@ -190,9 +193,9 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
   const title = clean(article?.title) || fallbackTitle;
   if (article?.content) {
     const content = article.content as DomElement;
-    const main = mainLandmarkIfRicher(html, textLength(content));
-    if (main) {
-      const markdown = toMarkdown(main, base, pageHref);
+    const wider = richerContainer(html, content, sectioned);
+    if (wider) {
+      const markdown = toMarkdown(wider, base, pageHref);
       if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'main' };
     }
     const markdown = toMarkdown(content, base, pageHref);
@@ -214,23 +217,90 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
 // list of links (Sphinx index pages such as docs.python.org's concurrency.html).
 const SHORT_ARTICLE_CHARS = 1500;
 
-/**
- * The page's one main landmark (`<main>`, `role="main"`), when Readability's article is short and the
- * landmark holds at least twice its text: Readability scores link-dense regions down and can keep the
- * footer instead. Parsed afresh because Readability has edited the document.
- */
-function mainLandmarkIfRicher(html: string, articleChars: number): DomElement | undefined {
-  if (articleChars >= SHORT_ARTICLE_CHARS || !/<main[\s>]|role=["']?main/i.test(html)) return undefined;
-  const root = parseDocument(html).body;
-  const found = root ? Array.from(root.querySelectorAll('main, [role="main"]')) : [];
-  if (found.length !== 1) return undefined;
-  const main = found[0] as DomElement;
-  for (const el of Array.from(main.querySelectorAll(BODY_NOISE))) el.remove();
-  return textLength(main) >= 2 * Math.max(articleChars, 1) ? main : undefined;
+const PAGE_CHROME =
+  'header, footer, aside, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';
+
+/** A container of repeated document sections, as found before Readability edits the page. */
+interface Sectioned {
+  /** Position in document order, to find the same element in a fresh parse. */
+  index: number;
+  chars: number;
+  linkChars: number;
+  members: string[];
 }
 
-function textLength(el: DomElement): number {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+/**
+ * Containers whose children include two or more of one tag and class that each hold a heading and
+ * together hold most of its text: document sections (asciidoc's `div.sect1` on git-scm.com's manual
+ * pages). Read before Readability runs, because Readability removes and rewrites nodes.
+ */
+function sectionedContainers(root: DomElement): Sectioned[] {
+  const found: Sectioned[] = [];
+  const all = Array.from(root.querySelectorAll('*')) as DomElement[];
+  for (let index = 0; index < all.length; index++) {
+    const el = all[index] as DomElement;
+    if (el.children.length < 2) continue;
+    const groups = new Map<string, DomElement[]>();
+    for (const child of Array.from(el.children) as DomElement[]) {
+      const cls = (child.getAttribute('class') ?? '').trim();
+      if (!cls) continue;
+      const key = `${child.nodeName} ${cls}`;
+      const list = groups.get(key);
+      if (list) list.push(child);
+      else groups.set(key, [child]);
+    }
+    for (const list of groups.values()) {
+      if (list.length < 2 || !list.every((c) => c.querySelector('h1, h2, h3, h4, h5, h6'))) continue;
+      const members = list.map((c) => words(c.textContent));
+      const text = words(el.textContent);
+      if (members.reduce((n, m) => n + m.length, 0) < 0.6 * text.length) continue;
+      found.push({ index, chars: text.length, linkChars: linkChars(el), members });
+      break;
+    }
+  }
+  return found;
+}
+
+/**
+ * A larger part of the page to take instead of Readability's article, when Readability kept only a piece
+ * of it. Two shapes seen on real documentation sites:
+ * - a short article (often the footer) where the page's one main landmark (`<main>`, `role="main"`) holds
+ *   at least twice its text: Readability scores link-dense regions down (Sphinx index pages);
+ * - one section of a page built of sections (see sectionedContainers): Readability keeps the best-scoring
+ *   one, e.g. git-merge's OPTIONS without its DESCRIPTION. The container is taken when one of its sections
+ *   holds the article, it holds half as much text again, and it is not mostly links.
+ * The element is taken from a fresh parse because Readability has edited the document.
+ */
+function richerContainer(html: string, content: DomElement, sectioned: Sectioned[]): DomElement | undefined {
+  const articleText = words(content.textContent);
+  const articleChars = articleText.length;
+  const short = articleChars < SHORT_ARTICLE_CHARS && /<main[\s>]|role=["']?main/i.test(html);
+  const mid = Math.floor(articleChars / 2);
+  const probe = articleText.slice(Math.max(0, mid - 40), mid + 40);
+  let best: Sectioned | undefined;
+  for (const c of sectioned) {
+    if (c.chars < 1.5 * articleChars || c.linkChars > 0.5 * c.chars || (best && c.chars >= best.chars)) continue;
+    if (c.members.some((m) => m.includes(probe))) best = c;
+  }
+  if (!short && !best) return undefined;
+  const root = parseDocument(html).body;
+  if (!root) return undefined;
+  const all = Array.from(root.querySelectorAll('*')) as DomElement[];
+  const chosen = best ? all[best.index] : undefined;
+  for (const el of Array.from(root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}`))) el.remove();
+  if (chosen) return chosen;
+  const found = Array.from(root.querySelectorAll('main, [role="main"]'));
+  const main = found.length === 1 ? (found[0] as DomElement) : undefined;
+  return main && words(main.textContent).length >= 2 * Math.max(articleChars, 1) ? main : undefined;
+}
+
+function linkChars(el: DomElement): number {
+  return Array.from(el.querySelectorAll('a')).reduce((n, a) => n + words((a as DomElement).textContent).length, 0);
+}
+
+/** Lower-cased letters and digits, one space between runs: text compared across two parses. */
+function words(s: string | null | undefined): string {
+  return (s ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /**

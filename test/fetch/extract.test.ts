@@ -74,6 +74,27 @@ describe('extractReadable', () => {
     expect(r.markdown).not.toContain('Please donate');
   });
 
+  it('takes the container of repeated sections when Readability keeps one of them (git-scm.com manual pages)', () => {
+    // asciidoc's shape: a header, then one div.sect1 per section. Readability scores the long OPTIONS
+    // section highest and, before this rule, returned it alone, without DESCRIPTION or the sections after.
+    const sect = (h: string, first: string) =>
+      `<div class="sect1"><h2>${h}</h2><div class="sectionbody">${[0, 1, 2, 3].map((i) => `<div class="paragraph"><p>${i === 0 ? `${first} ` : ''}${PROSE}</p></div>`).join('')}</div></div>`;
+    const opts = Array.from({ length: 40 }, (_, i) => `<dt class="hdlist1">--option-${i}</dt><dd><p>${PROSE}</p></dd>`).join('');
+    const others = Array.from({ length: 7 }, (_, i) => sect(`PART ${i}`, `Section ${i} opens here.`)).join('');
+    const page = html(
+      `<div id="header"><h1>git-merge(1) Manual Page</h1></div><div id="content">` +
+        `${sect('DESCRIPTION', 'Incorporates changes from the named commits.')}` +
+        `<div class="sect1"><h2>OPTIONS</h2><div class="sectionbody"><div class="dlist"><dl>${opts}</dl></div></div></div>${others}</div>` +
+        `<div id="footer"><div id="footer-text">Last updated 2026-01-01</div></div>`,
+    );
+    const r = extractReadable(page, 'text/html', URL_);
+    expect(r.method).toBe('main');
+    for (const s of ['Incorporates changes from the named commits', '--option-7', 'Section 0 opens here', 'Section 6 opens here']) {
+      expect(r.markdown).toContain(s);
+    }
+    expect(r.markdown).not.toContain('Last updated');
+  });
+
   it('takes the title from <title>, else the first heading, else the URL', () => {
     expect(extractReadable(html('<p>x</p>', '<title>From title</title>'), 'text/html', URL_).title).toBe('From title');
     expect(extractReadable(html('<h2>From heading</h2><p>x</p>'), 'text/html', URL_).title).toBe('From heading');

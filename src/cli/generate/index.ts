@@ -195,7 +195,7 @@ function status(body: string, host: Host, where: string): string {
   );
   t = replace(
     t,
-    'run `/deep-research` again with the same question, which resumes (threads unfinished, critique pending or report missing), or `/deep-research-verify <run_id>` (report written, not yet verified). From the plugin these are `/deep-research:deep-research` and `/deep-research:deep-research-verify`.',
+    'run `/deep-research` again with the same question, which resumes (threads unfinished, critique pending or report missing), or `/deep-research-verify <run_id>` (report written, not yet verified). From the plugin: `/deep-research:…`.',
     `run \`${host.invoke('deep-research')}\` again with the same question, which resumes (threads unfinished, critique pending or report missing), or \`${host.invoke('deep-research-verify', '<run_id>')}\` (report written, not yet verified).`,
     where,
   );
