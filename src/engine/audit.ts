@@ -120,16 +120,26 @@ export function auditCounts(state: AuditState, pairs: readonly Pair[]): AuditCou
 /** The pairs that keep a report from verifying, each with what to do about it. */
 export function auditProblems(state: AuditState, pairs: readonly Pair[]): { line: number; message: string }[] {
   const out: { line: number; message: string }[] = [];
+  // Pairs without a verdict are named per line, without their statements: before the first audit that
+  // is every pair of the report, and a model reads the reply in full.
+  const unjudged = new Map<number, string[]>();
   for (const p of pairs) {
     const v = state.verdicts[p.pair_id];
     const what = `pair ${p.pair_id} ("${short(p.statement)}" citing ${p.source_id})`;
-    if (!v) out.push({ line: p.line, message: `${what} has no verdict: have it judged (audit_report, then record_audit)` });
-    else if (v.verdict !== 'SUPPORTED') {
+    if (!v) {
+      const ids = unjudged.get(p.line) ?? [];
+      ids.push(`${p.pair_id} (${p.source_id})`);
+      unjudged.set(p.line, ids);
+    } else if (v.verdict !== 'SUPPORTED') {
       out.push({
         line: p.line,
         message: `${what} is ${v.verdict}: ${short(v.note ?? '', 160)}. Split the sentence so each part cites the source that says it, narrow it, cite a source that supports it, or remove it; then have the changed pairs judged`,
       });
     }
+  }
+  for (const [line, ids] of unjudged) {
+    const these = ids.length === 1 ? `pair ${ids[0]} has no verdict: have it` : `pairs ${ids.join(', ')} have no verdict: have them`;
+    out.push({ line, message: `${these} judged (audit_report, then record_audit)` });
   }
   return out;
 }
