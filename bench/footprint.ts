@@ -117,9 +117,9 @@ export async function footprint(): Promise<Section> {
   const ourTok = listingTokens(shipped);
   const refTok = fromRef ? listingTokens(fromRef) : Number.NaN;
   section.rows.push(
-    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 3000, format: tok }, {
+    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 3800, format: tok }, {
       reference: fromRef ? `${tok(refTok)} (${fromRef.tools.length} tools)` : 'not measured',
-      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 3,000 tok`,
+      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 3,800 tok (revision 2: 11 tools, was 3,000 for 9)`,
     }),
     {
       figure: 'server instructions (initialize; always on in clients that show them)',
@@ -139,7 +139,8 @@ export async function footprint(): Promise<Section> {
   const commands = markdownFiles('commands');
   for (const f of commands) {
     const w = words(fs.readFileSync(path.join(REPO, f), 'utf8'));
-    section.rows.push(goalRow(`words: ${f}`, w, { max: 1500, format: (x) => `${int(x)} words` }));
+    // The orchestrator gained the claim audit (step 8) in revision 2; all commands together stay under 4,000 (test/pack/size.test.ts).
+    section.rows.push(goalRow(`words: ${f}`, w, { max: 2000, format: (x) => `${int(x)} words` }));
   }
   const skills = markdownFiles('skills');
   const skillWords = skills.map((f) => ({ f, w: words(fs.readFileSync(path.join(REPO, f), 'utf8')) }));

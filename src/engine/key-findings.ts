@@ -14,13 +14,20 @@ export interface FindingFact {
 
 const RANK: Record<Confidence, number> = { VERIFIED: 2, PLAUSIBLE: 1, UNVERIFIED: 0 };
 
-/** The best grounded fact linked to the sub-question: highest confidence first, then the latest. */
-export function subQuestionKeyFinding<F extends FindingFact>(id: string, facts: readonly F[]): F | undefined {
-  return best(facts, (f) => f.sub_questions.includes(id));
-}
-
 // A plural "trials" in a subject name still matches "trial" in a fact, and the reverse.
 const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
+/**
+ * The best grounded fact linked to the sub-question: highest confidence first; among those, the one that
+ * shares the most words with the investigator's own `key_finding` for it, when it gave one (real runs
+ * showed the latest fact, often a side detail, where the investigator had named the finding); then the
+ * latest. The caller's words choose among grounded facts and are never shown themselves.
+ */
+export function subQuestionKeyFinding<F extends FindingFact>(id: string, facts: readonly F[], proposed?: string): F | undefined {
+  const wanted = new Set(proposed ? terms(proposed).filter((t) => !isStopWord(t)).map(stem) : []);
+  const shared = (f: F) => (wanted.size === 0 ? 0 : new Set(terms(f.fact).map(stem).filter((t) => wanted.has(t))).size);
+  return best(facts, (f) => f.sub_questions.includes(id), shared);
+}
 
 /** A fact names a subject when every content word of the subject's name is a word of the fact. */
 export function namesSubject(subject: string, text: string): boolean {
@@ -36,12 +43,18 @@ export function subjectKeyFinding<F extends FindingFact>(subject: string, facts:
   return best(facts, (f) => namesSubject(subject, f.fact));
 }
 
-function best<F extends FindingFact>(facts: readonly F[], fits: (f: F) => boolean): F | undefined {
+function best<F extends FindingFact>(facts: readonly F[], fits: (f: F) => boolean, affinity: (f: F) => number = () => 0): F | undefined {
   let top: F | undefined;
+  let topAffinity = 0;
   for (const f of facts) {
     if (!f.grounded || !fits(f)) continue;
+    const a = affinity(f);
+    const rank = top === undefined ? 1 : Math.sign(RANK[f.confidence] - RANK[top.confidence]) || Math.sign(a - topAffinity);
     // Facts are in record order, so among equals the later one wins.
-    if (!top || RANK[f.confidence] > RANK[top.confidence] || (RANK[f.confidence] === RANK[top.confidence] && f.round >= top.round)) top = f;
+    if (!top || rank > 0 || (rank === 0 && f.round >= top.round)) {
+      top = f;
+      topAffinity = a;
+    }
   }
   return top;
 }

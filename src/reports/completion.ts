@@ -101,7 +101,7 @@ export function renderCompletionReport(
       question: cell(q.question),
       status: q.status,
       confidence: cell(q.confidence),
-      key_finding: finding(subQuestionKeyFinding(q.id, state.facts)),
+      key_finding: finding(subQuestionKeyFinding(q.id, state.facts, q.key_finding)),
     })),
     subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts)) })),
     fact_groups: factGroups,

@@ -15,7 +15,7 @@ const inputSchema = {
   run_id: runId,
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}.`),
+  limit: z.number().int().min(1).max(50).optional().describe(`Pairs per page: default ${DEFAULT_PAGE}, at most 50.`),
 };
 
 const outputSchema = {

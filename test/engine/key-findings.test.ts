@@ -13,6 +13,17 @@ describe('sub-question key finding', () => {
     expect(subQuestionKeyFinding('SQ-1', facts)?.fact).toBe('c');
     expect(subQuestionKeyFinding('SQ-1', [f('a'), f('b', { round: 2 }), f('c', { round: 2 })])?.fact).toBe('c');
   });
+  it("among facts of the top confidence, takes the one closest to the investigator's key_finding, never its words", () => {
+    // Three real runs showed the latest linked fact, a side detail, where the investigator had named the finding.
+    const facts = [
+      f('A merge commit records both branch tips as its parents.', { confidence: 'VERIFIED' }),
+      f('git pull defaults to --ff-only in some configurations.', { round: 2, confidence: 'VERIFIED' }),
+      f('Merge commits can be hidden with --first-parent.', { round: 3 }),
+    ];
+    expect(subQuestionKeyFinding('SQ-1', facts, 'merge keeps history: a merge commit with both tips as parents')?.fact).toBe(facts[0]!.fact);
+    expect(subQuestionKeyFinding('SQ-1', facts)?.fact).toBe(facts[1]!.fact);
+    expect(subQuestionKeyFinding('SQ-1', facts, 'they can be hidden')?.fact).toBe(facts[1]!.fact);
+  });
   it('ignores ungrounded facts, UNVERIFIED included, and gives nothing without a grounded link', () => {
     expect(subQuestionKeyFinding('SQ-1', [f('a', { grounded: false, confidence: 'VERIFIED' })])).toBeUndefined();
     expect(subQuestionKeyFinding('SQ-2', [f('a')])).toBeUndefined();
