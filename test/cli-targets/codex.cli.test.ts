@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER, baseEnv, cleanup, deepResearch, plain, requireCli, run, texts, tmp } from './harness.js';
+import { TOOL_NAMES } from '../../src/tools/names.js';
 import { snapshot } from './snapshot.js';
 import { responsesStub } from './stubs.js';
 import type { Stub } from './stubs.js';
@@ -101,7 +102,7 @@ describe('Codex CLI 0.169.0', () => {
     const ns = tools.find((t) => t.name === 'mcp__deep_research');
     expect(ns, 'the mcp__deep_research namespace').toBeDefined();
     expect((ns?.tools ?? []).map((t) => t.name).sort()).toEqual(
-      ['check_drift', 'complete_thread', 'fetch_source', 'record_critique', 'record_round', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
+      [...TOOL_NAMES].sort(),
     );
     expect(JSON.stringify(tools.find((t) => t.name === 'multi_agent_v1'))).toContain('spawn_agent');
     const shown = texts(first.input);
