@@ -91,7 +91,7 @@ export const fourDayWeek: Scenario = {
       facts: [
         {
           fact: 'By 2021 most of the Icelandic workforce had shorter hours or the right to them.',
-          quote: 'around 86 percent of the working population of Iceland had either moved to shorter hours or gained the right to shorten their hours',
+          quote: 'By 2021, around 86 percent of the working population of Iceland had either moved to shorter hours or gained the right to shorten their hours',
           topics: ['t-adoption'],
           confidence: 'PLAUSIBLE',
         },
@@ -111,7 +111,7 @@ export const fourDayWeek: Scenario = {
       facts: [
         {
           fact: 'The 2022 UK pilot involved 61 companies and about 2,900 employees.',
-          quote: '61 companies in the UK took part in a coordinated four-day week pilot, covering around 2,900 employees',
+          quote: 'From June to December 2022, 61 companies in the UK took part in a coordinated four-day week pilot, covering around 2,900 employees',
           topics: ['t-uk-scope'],
           confidence: 'PLAUSIBLE',
         },
@@ -123,7 +123,7 @@ export const fourDayWeek: Scenario = {
         },
         {
           fact: '56 of the 61 UK pilot companies kept the four-day week afterwards.',
-          quote: '56 continued with a four-day week after the pilot ended',
+          quote: 'Of the 61 companies, 56 continued with a four-day week after the pilot ended',
           topics: ['t-uk-adoption'],
           confidence: 'PLAUSIBLE',
         },

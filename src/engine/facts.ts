@@ -93,6 +93,26 @@ export function classifyNew(
   });
 }
 
+// A number: digits with inner points or commas ("3.11", "2,500", "1.4"), not part of a word ("S3", "x86").
+const NUMBER = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/gu;
+const numberKey = (n: string) => n.replace(/,(?=\d{3}\b)/g, '');
+
+/**
+ * The numbers a fact states that its quote does not contain, in fact order: a fact may say no more than
+ * its quote, and a number is where a paraphrase most often does (reading-sources.md). "2,500" and
+ * "2500" are one number; a number spelled in words in the quote is not recognised, so this only warns.
+ */
+export function numbersNotInQuote(fact: string, quote: string | undefined): string[] {
+  if (!quote?.trim()) return [];
+  const inQuote = new Set([...quote.normalize('NFKC').matchAll(NUMBER)].map((m) => numberKey(m[0])));
+  const missing: string[] = [];
+  for (const m of fact.normalize('NFKC').matchAll(NUMBER)) {
+    const n = m[0];
+    if (!inQuote.has(numberKey(n)) && !missing.includes(n)) missing.push(n);
+  }
+  return missing;
+}
+
 function found(quote: string, markdown: string, projected: string | undefined): boolean {
   return projected !== undefined ? quoteFoundIn(quote, projected) : quoteFound(quote, markdown);
 }

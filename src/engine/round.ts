@@ -14,7 +14,7 @@ import type {
   SubjectStatus,
 } from './types.js';
 import type { Contradiction, OverlapInput, RoundRecord, StoredFact, SubjectChange, ThreadState } from './thread-state.js';
-import { admitFact, classifyNew, normalizeFactText } from './facts.js';
+import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote } from './facts.js';
 import { saturationOf } from './saturation.js';
 import { urlOverlap } from './overlap.js';
 import { nextEscape, plateauLevel } from './plateau.js';
@@ -143,6 +143,12 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
       projectedFor: () => stored?.projected,
     });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
+    else {
+      const unquoted = numbersNotInQuote(f.fact, f.quote);
+      if (unquoted.length > 0) {
+        warnings.push(`fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote; quote the words that state ${unquoted.length === 1 ? 'it' : 'them'}, or leave ${unquoted.length === 1 ? 'it' : 'them'} out of the fact`);
+      }
+    }
     let confidence = admitted.confidence;
     let notes = joinNotes(f.notes, admitted.notes);
     let productive = isNew[i] === true;

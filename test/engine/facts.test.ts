@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admitFact, classifyNew, normalizeFactText, type FactInput } from '../../src/engine/facts.js';
+import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from '../../src/engine/facts.js';
 
 const URL_A = 'https://example.org/a';
 const stored: Record<string, string> = {
@@ -96,5 +96,17 @@ describe('classifyNew', () => {
 
   it('accepts earlier texts that were not normalised', () => {
     expect(classifyNew([{ fact: 'output rose' }], new Set(['  Output ROSE.']))).toEqual([false]);
+  });
+});
+
+describe('numbersNotInQuote', () => {
+  // A real run recorded a fact naming versions 3.8.0, 3.9.1, 4.0.0 and 4.1.3 with a quote holding none of them.
+  it('names the numbers a fact states that its quote does not contain', () => {
+    expect(numbersNotInQuote('Policy 3.8.0 and 4.1.3 changed the copyright rules.', 'The copyright file rules were revised.')).toEqual(['3.8.0', '4.1.3']);
+    expect(numbersNotInQuote('Output rose 1.4% among 2,500 workers.', 'output rose 1.4 percent for the 2500 workers')).toEqual([]);
+  });
+  it('ignores digits inside words and facts without a quote', () => {
+    expect(numbersNotInQuote('S3 runs on x86 with UTF8.', 'It runs.')).toEqual([]);
+    expect(numbersNotInQuote('Revenue rose 4%.', undefined)).toEqual([]);
   });
 });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   };
   await round({ query: 'four-day week trial productivity Iceland', urls_visited: [url('A'), url('B'), url('C')], facts: [fact('A', 1), fact('B', 2), fact('C', 3)], targeted_subjects: ['Iceland trial'] });
   await round({ query: 'four-day week trial productivity Iceland results', urls_visited: [url('A'), url('B'), url('C') + '?utm_source=x'], facts: [fact('A', 1, 'Iceland trial kept output flat.'), fact('B', 2, 'Most workplaces kept output.')] });
-  await round({ query: 'shorter working hours registry statistics', urls_visited: [url('D'), url('E')], facts: [{ ...fact('D', 4, 'Output per hour rose by 1% in pilot A.'), confirms_known: true }] });
+  await round({ query: 'shorter working hours registry statistics', urls_visited: [url('D'), url('E')], facts: [{ ...fact('D', 4, 'Output per hour rose in pilot A.'), confirms_known: true }] });
   await round({ query: 'forum discussion compressed schedule experience', urls_visited: [url('F')], facts: [] });
   await round({ query: 'primary report reduced hours pilot', urls_visited: [url('G')], facts: [fact('G', 7)] });
   await round({ query: 'government evaluation document hours pilot', urls_visited: [url('H')], facts: [fact('H', 8)] });

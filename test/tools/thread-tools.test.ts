@@ -94,10 +94,12 @@ describe('record_round refusals and warnings', () => {
         { fact: 'Never fetched.', url: 'https://example.org/unread', quote: 'anything', confidence: 'VERIFIED' },
         { fact: 'Quote absent.', url: 'https://example.org/a', quote: 'productivity fell sharply', confidence: 'VERIFIED' },
         { fact: 'Across a link and emphasis.', url: 'https://example.org/a?utm_source=feed', quote: 'Workers reported less stress and better work-life balance', confidence: 'VERIFIED', sub_questions: ['SQ-1'] },
+        { fact: 'In 2019, 86 workers reported less stress.', url: 'https://example.org/a', quote: 'Workers reported less stress', confidence: 'PLAUSIBLE' },
       ],
       sub_question_updates: [{ id: 'SQ-1', status: 'ANSWERED' }, { id: 'SQ-2', status: 'ANSWERED' }],
     }));
-    expect(r.new_facts).toBe(4);
+    expect(r.new_facts).toBe(5);
+    expect(r.warnings.join('\n')).toMatch(/fact 5: 2019, 86 are not in its quote/);
     expect(r.warnings.join('\n')).toMatch(/fact 1: .*quote/);
     expect(r.warnings.join('\n')).toMatch(/fact 2: .*fetch_source/);
     expect(r.warnings.join('\n')).toMatch(/fact 3: .*not found/);
