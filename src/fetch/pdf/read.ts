@@ -218,7 +218,8 @@ function start(i: number): Warm {
   worker.on('message', (m: WorkerAnswer) => {
     const r = running;
     if (r?.id !== m.id || !r.threads.includes(w)) return;
-    if (m.reply) r.reply = m.reply;
+    // Only the primary's answer is the job's: a helper's is just that it is done.
+    if (m.reply && w === r.threads[0]) r.reply = m.reply;
     if (--r.awaiting > 0) return;
     settle(r);
     for (const t of r.threads) {

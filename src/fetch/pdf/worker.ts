@@ -4,7 +4,8 @@
  * markdown layout.ts makes of them. Layout decisions are plain functions with unit tests there; this file
  * only talks to pdf.js. Laying out here keeps the ~50,000 items of a long PDF off the main thread (no
  * copy across, no garbage there) and puts the layout pass under the same time and memory limits. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
- * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply.
+ * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply. For a
+ * long document read.ts may ask two threads at once, a primary and a helper (see types.ts, split).
  */
 import { parentPort } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -90,20 +91,20 @@ function peerPages(peer: MessagePort): Promise<PeerPages> {
 }
 
 async function pageItems(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, n: number): Promise<PdfItem[]> {
-    const page = await doc.getPage(n);
-    // layout.ts applies NFKC to each assembled line, a superset of pdf.js's own normalisation, so pdf.js need not
-    // normalise every item first (about a tenth of the parse).
-    const content = await page.getTextContent({ disableNormalization: true });
-    const items: PdfItem[] = [];
-    for (const it of content.items as Array<{ str?: string; transform?: number[]; width?: number; height?: number; hasEOL?: boolean }>) {
-      if (typeof it.str !== 'string') continue;
-      const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-      // The font size is the length of the text matrix's vertical axis (pdf.js reports height 0 for spaces).
-      const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || it.height || 0;
-      items.push([it.str, round(t[4] ?? 0), round(t[5] ?? 0), round(size), round(it.width ?? 0), it.hasEOL === true]);
-    }
-    page.cleanup();
-    return items;
+  const page = await doc.getPage(n);
+  // layout.ts applies NFKC to each assembled line, a superset of pdf.js's own normalisation, so pdf.js need not
+  // normalise every item first (about a tenth of the parse).
+  const content = await page.getTextContent({ disableNormalization: true });
+  const items: PdfItem[] = [];
+  for (const it of content.items as Array<{ str?: string; transform?: number[]; width?: number; height?: number; hasEOL?: boolean }>) {
+    if (typeof it.str !== 'string') continue;
+    const t = it.transform ?? [1, 0, 0, 1, 0, 0];
+    // The font size is the length of the text matrix's vertical axis (pdf.js reports height 0 for spaces).
+    const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || it.height || 0;
+    items.push([it.str, round(t[4] ?? 0), round(t[5] ?? 0), round(size), round(it.width ?? 0), it.hasEOL === true]);
+  }
+  page.cleanup();
+  return items;
 }
 
 async function finish(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest, total: number, pages: PdfItem[][]): Promise<WorkerReply> {
