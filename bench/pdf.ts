@@ -277,7 +277,7 @@ export async function pdf(): Promise<Section> {
         `Cold: the first PDF of a freshly started server, so the figure includes starting the worker thread, loading pdf.js and its first unoptimised run; ${COLD_RUNS} servers per fixture. ` +
         `pdftotext is a new process per run on the same file (there is no warm pdftotext). ` +
         `Per-page ratios warm / cold: ${perPage.map((p) => `${p.name} ${ratio(p.warm)} / ${ratio(p.cold)}`).join(', ') || 'n/a'}. ` +
-        `By default a PDF of 64 pages or more is parsed by two threads when the machine has a free core as the parse starts, else by one; forced with DEEP_RESEARCH_PDF_THREADS, same run, alternated with the default (warm / cold): ${perPage.map((p) => `${p.name} ${p.forced}`).join('; ') || 'n/a'}; peak RSS ${forcedRss}. Two threads gain only when a core is free (load average at start is in the header).`,
+        `By default a PDF of 64 pages or more is parsed by two threads on a machine with two cores; forced with DEEP_RESEARCH_PDF_THREADS, same run, alternated with the default (warm / cold): ${perPage.map((p) => `${p.name} ${p.forced}`).join('; ') || 'n/a'}; peak RSS ${forcedRss}.`,
       `Recall uses the grounding rule (the one record_round applies) on both texts. Sentences are sampled as the fixtures' README describes, spread through the whole document (k fractional) and leaving out the HTML editions' navigation bars. Over every candidate sentence rather than 200: ${population.join('; ') || 'n/a'}.`,
     );
   } finally {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { pdfWorkerState, prewarmPdf, readPdf, setPdfSplit, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
 import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
 import { repoRoot } from './helpers.js';
@@ -16,7 +17,7 @@ const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: zeroBomb(512
 
 afterEach(() => {
   setPdfWorkerIdleMs(30_000);
-  setPdfSplit('auto');
+  setPdfSplit(availableParallelism() >= 2);
 });
 
 describe('the warm PDF worker', () => {

@@ -11,10 +11,10 @@
  * Each parse runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
  * costs at most that time, and the server answers the next call.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { MAX_PAGES } from './layout.js';
 import type { PdfMarkdown } from './layout.js';
@@ -117,26 +117,13 @@ const queue: Job[] = [];
 let nextId = 1;
 let idleMs = IDLE_MS;
 /**
- * DEEP_RESEARCH_PDF_THREADS: '1' never splits (less memory), '2' always does; unset, a job splits when the
- * machine has two cores and one of them is free as the job starts. Measured on two cores: a free core cuts
- * a 193-page parse by about a third; a busy one makes it slower than one thread (both threads then share
- * one core and each opens the document).
+ * DEEP_RESEARCH_PDF_THREADS: '1' never splits (less memory), '2' always does; unset, long documents split
+ * on a machine with two or more cores. Measured on two cores under a load average near 4 (same run,
+ * alternated): two threads took 3.3-3.8x pdftotext's time per page on the 193-page fixture where one took
+ * 4.6-4.8x in three runs of four, and cost about 45 MiB more peak RSS. A choice by the machine's load as
+ * the parse starts (tried) kept to one thread nearly always there and lost that gain.
  */
-let mode: 'auto' | boolean = process.env.DEEP_RESEARCH_PDF_THREADS === '1' ? false : process.env.DEEP_RESEARCH_PDF_THREADS === '2' ? true : 'auto';
-const CORES = availableParallelism();
-
-function splitNow(): boolean {
-  if (mode !== 'auto') return mode;
-  if (CORES < 2) return false;
-  // Threads runnable right now across the machine (Linux), this one included; elsewhere the 1-minute load.
-  try {
-    const running = Number(readFileSync('/proc/loadavg', 'latin1').split(' ')[3]?.split('/')[0]);
-    if (Number.isFinite(running)) return running - 1 <= CORES - 2;
-  } catch {
-    // Not Linux.
-  }
-  return loadavg()[0]! < CORES - 1;
-}
+let split = process.env.DEEP_RESEARCH_PDF_THREADS === '1' ? false : process.env.DEEP_RESEARCH_PDF_THREADS === '2' || availableParallelism() >= 2;
 
 /** For tests: the primary thread's id (undefined when none is alive), its parses, and how many threads are alive. */
 export function pdfWorkerState(): { threadId?: number; parses: number; threads: number } {
@@ -149,9 +136,9 @@ export function setPdfWorkerIdleMs(ms: number): void {
   idleMs = ms;
 }
 
-/** For tests: whether long documents are read by two threads (see `mode`). */
-export function setPdfSplit(on: boolean | 'auto'): void {
-  mode = on;
+/** For tests: whether long documents are read by two threads (see `split`). */
+export function setPdfSplit(on: boolean): void {
+  split = on;
 }
 
 /**
@@ -161,7 +148,7 @@ export function setPdfSplit(on: boolean | 'auto'): void {
  */
 export function prewarmPdf(): void {
   if (running || queue.length > 0) return;
-  for (let i = 0; i < (splitNow() ? 2 : 1); i++) {
+  for (let i = 0; i < (split ? 2 : 1); i++) {
     const w = slot(i);
     if (!w.idle) w.idle = setTimeout(() => retire(w), idleMs).unref();
     w.worker.postMessage({ warm: true } satisfies WorkerWarm);
@@ -178,7 +165,7 @@ function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
 function pump(): void {
   if (running || queue.length === 0) return;
   const job = queue.shift()!;
-  const threads = splitNow() ? [slot(0), slot(1)] : [slot(0)];
+  const threads = split ? [slot(0), slot(1)] : [slot(0)];
   for (const w of threads) {
     if (w.idle) clearTimeout(w.idle);
     w.idle = undefined;
