@@ -92,14 +92,22 @@ function peakRss(pid: number | undefined): number {
 /** Across sessions too: the server's fetch cache outlives a run, and a cached response would skip the read. */
 let fetches = 0;
 
+/** DEEP_RESEARCH_PDF_THREADS: unset (the default, 'auto'), or one or two threads forced. */
+type Threads = 'auto' | '1' | '2';
+const VARIANTS = ['1', '2'] as const;
+
 interface Session {
   client: StdioClient;
   runId: string;
   fetchTimed(route: string): Promise<{ ms: number; id: string; pages: number }>;
 }
 
-async function openSession(entry: string, root: string, hostPort: string, origin: string): Promise<Session> {
-  const client = new StdioClient(process.execPath, [entry], childEnv({ DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off', DEEP_RESEARCH_ALLOW_HOSTS: hostPort }));
+async function openSession(entry: string, root: string, hostPort: string, origin: string, threads: Threads): Promise<Session> {
+  const client = new StdioClient(
+    process.execPath,
+    [entry],
+    childEnv({ DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off', DEEP_RESEARCH_ALLOW_HOSTS: hostPort, DEEP_RESEARCH_PDF_THREADS: threads === 'auto' ? '' : threads }),
+  );
   await client.initialize();
   client.notify('notifications/initialized');
   const start = (await client.callTool('start_run', {
@@ -161,35 +169,46 @@ export async function pdf(): Promise<Section> {
   });
   const root = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'dr-bench-pdf-'));
   const sessions: Session[] = [];
-  const open = async (): Promise<Session> => {
-    const s = await openSession(target.entry, root, web.hostPort, web.origin);
+  const open = async (threads: Threads = 'auto'): Promise<Session> => {
+    const s = await openSession(target.entry, root, web.hostPort, web.origin, threads);
     sessions.push(s);
     return s;
   };
   try {
     // Cold: the first PDF a fresh server reads (worker start, pdf.js load and its first, unoptimised run).
-    const cold = new Map<string, number[]>();
+    // The default and each forced thread count, alternated, so load on the machine falls on all alike.
+    const coldBy = new Map<string, number[]>();
     for (const f of FIXTURE_LIST) {
-      const times: number[] = [];
       for (let i = 0; i < COLD_RUNS; i++) {
-        const s = await open();
-        const r = await s.fetchTimed(`/${f.name}.pdf`);
-        times.push(r.ms / r.pages);
-        await s.client.close();
+        for (const threads of ['auto', ...VARIANTS] as const) {
+          const s = await open(threads);
+          const r = await s.fetchTimed(`/${f.name}.pdf`);
+          const k = `${f.name} ${threads}`;
+          coldBy.set(k, [...(coldBy.get(k) ?? []), r.ms / r.pages]);
+          await s.client.close();
+        }
       }
-      cold.set(f.name, times);
     }
+    const cold = new Map(FIXTURE_LIST.map((f) => [f.name, coldBy.get(`${f.name} auto`) ?? []]));
 
     // Warm: one long-lived server whose worker has already read a PDF (the generated one, not a fixture).
     const warm = await open();
     await warm.fetchTimed('/big.pdf');
-    const perPage: Array<{ name: string; warm: number; cold: number }> = [];
+    // The same with each forced thread count, fetched alternately with the default server.
+    const forced = new Map<string, Session>();
+    for (const v of VARIANTS) {
+      const s = await open(v);
+      await s.fetchTimed('/big.pdf');
+      forced.set(v, s);
+    }
+    const perPage: Array<{ name: string; warm: number; cold: number; forced: string }> = [];
     const population: string[] = [];
     for (const f of FIXTURE_LIST) {
       const htmlFiles = htmlFilesOf(f);
       const candidates = candidateSentences(htmlFiles);
       const sentences = sampleSentences(htmlFiles);
       const ours: number[] = [];
+      const oursBy = new Map<string, number[]>(VARIANTS.map((v) => [v, []]));
       let stored = '';
       let pages = 0;
       for (let i = 0; i < RUNS; i++) {
@@ -197,6 +216,7 @@ export async function pdf(): Promise<Section> {
         ours.push(r.ms / r.pages);
         pages = r.pages;
         if (i === 0) stored = fs.readFileSync(path.join(root, warm.runId, 'sources', `${r.id}.md`), 'utf8');
+        for (const v of VARIANTS) oursBy.get(v)!.push((await forced.get(v)!.fetchTimed(`/${f.name}.pdf`)).ms / r.pages);
       }
       const ourRecall = recall(sentences, stored);
       const oursMs = median(ours);
@@ -211,7 +231,12 @@ export async function pdf(): Promise<Section> {
         }
         const refRecall = recall(sentences, text);
         const refMs = median(theirs);
-        perPage.push({ name: f.name, warm: oursMs / refMs, cold: coldMs / refMs });
+        perPage.push({
+          name: f.name,
+          warm: oursMs / refMs,
+          cold: coldMs / refMs,
+          forced: VARIANTS.map((v) => `${v} thread${v === '1' ? '' : 's'} ${ratio(median(oursBy.get(v)!) / refMs)} / ${ratio(median(coldBy.get(`${f.name} ${v}`) ?? []) / refMs)}`).join(', '),
+        });
         population.push(`${f.name} ${recall(candidates, stored).toFixed(3)} vs pdftotext ${recall(candidates, text).toFixed(3)} over all ${candidates.length}`);
         section.rows.push(
           goalRow(`PDF ${f.name}: recall of ${sentences.length} HTML-edition sentences (shortfall vs pdftotext)`, Math.max(0, refRecall - ourRecall), { max: 0, format: (x) => x.toFixed(3) }, {
@@ -245,12 +270,14 @@ export async function pdf(): Promise<Section> {
     section.rows.push(goalRow('PDF: a generated 200-page PDF stored by fetch_source, worker warm (median of 3)', median(bigTimes), { max: 5000, format: ms }, { goalText: '≤ 5 s' }));
     const rss = peakRss(warm.client.child.pid);
     section.rows.push(goalRow('PDF: server peak RSS over the warm session (VmHWM)', rss, { max: 300, format: (x) => `${x.toFixed(0)} MiB` }, { goalText: '≤ 300 MiB' }));
+    const forcedRss = VARIANTS.map((v) => `${v} thread${v === '1' ? '' : 's'} ${peakRss(forced.get(v)!.client.child.pid).toFixed(0)} MiB`).join(', ');
     section.notes.push(
       `Method: ${target.label} over stdio; every figure is fetch_source end to end (HTTP on loopback, the parse in the server's worker thread, the layout pass, the store write), each call under a distinct URL so each stores a new source. ` +
         `Warm: one server whose worker has already read one PDF (the generated one), each fixture fetched ${RUNS} times. ` +
         `Cold: the first PDF of a freshly started server, so the figure includes starting the worker thread, loading pdf.js and its first unoptimised run; ${COLD_RUNS} servers per fixture. ` +
         `pdftotext is a new process per run on the same file (there is no warm pdftotext). ` +
-        `Per-page ratios warm / cold: ${perPage.map((p) => `${p.name} ${ratio(p.warm)} / ${ratio(p.cold)}`).join(', ') || 'n/a'}.`,
+        `Per-page ratios warm / cold: ${perPage.map((p) => `${p.name} ${ratio(p.warm)} / ${ratio(p.cold)}`).join(', ') || 'n/a'}. ` +
+        `By default a PDF of 64 pages or more is parsed by two threads on a machine with two cores; forced with DEEP_RESEARCH_PDF_THREADS, same run, alternated with the default (warm / cold): ${perPage.map((p) => `${p.name} ${p.forced}`).join('; ') || 'n/a'}; peak RSS ${forcedRss}.`,
       `Recall uses the grounding rule (the one record_round applies) on both texts. Sentences are sampled as the fixtures' README describes, spread through the whole document (k fractional) and leaving out the HTML editions' navigation bars. Over every candidate sentence rather than 200: ${population.join('; ') || 'n/a'}.`,
     );
   } finally {

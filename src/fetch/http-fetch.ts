@@ -212,6 +212,8 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
             transient: false,
           };
         }
+        // The parse threads start and load pdf.js while the body downloads (lazily: only a PDF loads them).
+        if (media && PDF_TYPES.has(media.type)) import('./pdf/read.js').then((m) => m.prewarmPdf(), () => undefined);
         const declared = Number(header(res.headers, 'content-length'));
         const coding = header(res.headers, 'content-encoding');
         if (Number.isFinite(declared) && declared > maxBytes && !coding) {

@@ -4,16 +4,21 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pdfWorkerState, readPdf, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
+import { availableParallelism } from 'node:os';
+import { pdfWorkerState, prewarmPdf, readPdf, setPdfSplit, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
 import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
 import { repoRoot } from './helpers.js';
 import { tempDir } from '../helpers/mcp.js';
 
 const SMALL = new Uint8Array(makePdf({ pages: [prose(1), prose(2)] }));
 const POLICY = new Uint8Array(fs.readFileSync(path.join(repoRoot, '../shared/fixtures/pdf/debian-policy/policy.pdf')));
+const LONG = new Uint8Array(makePdf({ pages: Array.from({ length: 80 }, (_, p) => [`Chapter notes, page ${p + 1}`, ...prose(p + 1)]) }));
 const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: zeroBomb(512) }));
 
-afterEach(() => setPdfWorkerIdleMs(30_000));
+afterEach(() => {
+  setPdfWorkerIdleMs(30_000);
+  setPdfSplit(availableParallelism() >= 2);
+});
 
 describe('the warm PDF worker', () => {
   it('reads one PDF after another on the same thread, and queues parses that arrive together', async () => {
@@ -43,6 +48,46 @@ describe('the warm PDF worker', () => {
     expect(bomb).toMatchObject({ ok: false, reason: 'too-complex' });
     expect(pdfWorkerState().threadId).toBeUndefined();
     expect((await readPdf(SMALL, 'next')).ok).toBe(true);
+  }, 30_000);
+
+  it('reads a long PDF on two threads, every other page each, into the text one thread makes', async () => {
+    setPdfSplit(false);
+    const one = await readPdf(LONG, 'long');
+    setPdfSplit(true);
+    const two = await readPdf(LONG, 'long');
+    expect(pdfWorkerState().threads).toBe(2);
+    expect(two.ok && one.ok).toBe(true);
+    if (!two.ok || !one.ok) return;
+    expect(two.pages).toBe(80);
+    expect(two.markdown).toBe(one.markdown);
+    expect(two.markdown.indexOf('page 80')).toBeGreaterThan(two.markdown.indexOf('page 79'));
+  }, 30_000);
+
+  it('ends both threads on a breach during a two-thread parse, and reads the next PDF', async () => {
+    setPdfSplit(true);
+    expect((await readPdf(LONG, 'warm-up')).ok).toBe(true);
+    expect(pdfWorkerState().threads).toBe(2);
+    expect(await readPdf(POLICY, 'policy', { timeoutMs: 1 })).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(pdfWorkerState().threads).toBe(0);
+    expect(await readPdf(BOMB, 'bomb')).toMatchObject({ ok: false, reason: 'too-complex' });
+    expect(pdfWorkerState().threads).toBe(0);
+    expect((await readPdf(LONG, 'next')).ok).toBe(true);
+  }, 30_000);
+
+  it('starts a thread ahead of a PDF when asked, reuses it for the parse, and ends it when no PDF comes', async () => {
+    setPdfWorkerIdleMs(300);
+    setPdfSplit(false);
+    // A breach ends whatever thread an earlier test left warm.
+    await readPdf(POLICY, 'policy', { timeoutMs: 1 });
+    expect(pdfWorkerState().threadId).toBeUndefined();
+    prewarmPdf();
+    const thread = pdfWorkerState().threadId;
+    expect(thread).toBeDefined();
+    expect((await readPdf(SMALL, 'a')).ok).toBe(true);
+    expect(pdfWorkerState().threadId).toBe(thread);
+    prewarmPdf();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(pdfWorkerState().threadId).toBeUndefined();
   }, 30_000);
 
   it('ends an idle thread after the idle period', async () => {

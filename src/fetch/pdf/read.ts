@@ -14,10 +14,11 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { MAX_PAGES } from './layout.js';
 import type { PdfMarkdown } from './layout.js';
-import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
+import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest, WorkerWarm } from './types.js';
 
 export const DEFAULT_PDF_TIMEOUT_MS = 20_000;
 /** Heap for one parse; the largest fixture (193 pages) peaks near 60 MiB. */
@@ -70,14 +71,21 @@ type RunReply = WorkerReply | { failure: 'timeout' | 'crashed'; detail?: string 
 /**
  * One worker thread kept warm between parses: starting a thread and loading pdf.js costs tens of ms, and
  * pdf.js runs its first document several times slower than later ones while V8 optimises it, so a fresh
- * thread per PDF paid both every time. Jobs run one at a time (the thread is single-threaded anyway, and
- * one parse at a time bounds memory); a job's time limit starts when it reaches the thread. The thread is
- * ended after IDLE_MS without work, after MAX_PARSES parses (pdf.js keeps some caches across documents),
- * and at once on any breach (time, heap, RSS growth, crash); the next job starts a new one. It is unref'd,
- * so it never keeps the process alive.
+ * thread per PDF paid both every time. A second thread, kept the same way, helps with long documents
+ * (SPLIT_MIN_PAGES). Jobs run one at a time (one parse at a time bounds memory); a job's time limit and
+ * RSS watch cover both its threads. A thread is ended after IDLE_MS without work, after MAX_PARSES parses
+ * (pdf.js keeps some caches across documents), and on any breach (time, heap, RSS growth, crash) with the
+ * job's other thread; the next job starts new ones. Threads are unref'd, so they never keep the process
+ * alive.
  */
 const IDLE_MS = 30_000;
 const MAX_PARSES = 50;
+/**
+ * A document of at least this many pages is read by two threads at once when the machine has two cores
+ * (see types.ts, WorkerRequest.split): each thread opens it and reads every other page, so the parse takes
+ * about half the time at the cost of a second thread's memory. Shorter ones are not worth the second open.
+ */
+const SPLIT_MIN_PAGES = 64;
 
 interface Job {
   req: WorkerRequest;
@@ -89,23 +97,62 @@ interface Warm {
   worker: Worker;
   parses: number;
   idle?: NodeJS.Timeout;
-  /** The job on the thread, with what ends it. */
-  running?: { id: number; job: Job; timer: NodeJS.Timeout; watch: NodeJS.Timeout };
 }
 
-let warm: Warm | undefined;
+/** The job on the threads, with what ends it: answers still awaited (the helper's and the reply). */
+interface Running {
+  id: number;
+  job: Job;
+  threads: Warm[];
+  awaiting: number;
+  reply?: WorkerReply;
+  timer: NodeJS.Timeout;
+  watch: NodeJS.Timeout;
+}
+
+/** [primary, helper]: the helper runs only for split jobs. */
+const pool: Array<Warm | undefined> = [undefined, undefined];
+let running: Running | undefined;
 const queue: Job[] = [];
 let nextId = 1;
 let idleMs = IDLE_MS;
+/**
+ * DEEP_RESEARCH_PDF_THREADS: '1' never splits (less memory), '2' always does; unset, long documents split
+ * on a machine with two or more cores. Measured on two cores under a load average near 4 (same run,
+ * alternated): two threads took 3.3-3.8x pdftotext's time per page on the 193-page fixture where one took
+ * 4.6-4.8x in three runs of four, and cost about 45 MiB more peak RSS. A choice by the machine's load as
+ * the parse starts (tried) kept to one thread nearly always there and lost that gain.
+ */
+let split = process.env.DEEP_RESEARCH_PDF_THREADS === '1' ? false : process.env.DEEP_RESEARCH_PDF_THREADS === '2' || availableParallelism() >= 2;
 
-/** For tests: the warm thread's id (undefined when none is alive) and the parses it has run. */
-export function pdfWorkerState(): { threadId?: number; parses: number } {
-  return warm ? { threadId: warm.worker.threadId, parses: warm.parses } : { parses: 0 };
+/** For tests: the primary thread's id (undefined when none is alive), its parses, and how many threads are alive. */
+export function pdfWorkerState(): { threadId?: number; parses: number; threads: number } {
+  const threads = pool.filter((w) => w !== undefined).length;
+  return pool[0] ? { threadId: pool[0].worker.threadId, parses: pool[0].parses, threads } : { parses: 0, threads };
 }
 
 /** For tests: how long an idle thread is kept. */
 export function setPdfWorkerIdleMs(ms: number): void {
   idleMs = ms;
+}
+
+/** For tests: whether long documents are read by two threads (see `split`). */
+export function setPdfSplit(on: boolean): void {
+  split = on;
+}
+
+/**
+ * Starts the parse threads and has them load pdf.js while a PDF is still downloading (http-fetch.ts calls
+ * this when a response's headers say PDF), so the parse does not wait for that too. Not at server start:
+ * cold start must not grow, and most runs read no PDF. An unused thread ends when idle like any other.
+ */
+export function prewarmPdf(): void {
+  if (running || queue.length > 0) return;
+  for (let i = 0; i < (split ? 2 : 1); i++) {
+    const w = slot(i);
+    if (!w.idle) w.idle = setTimeout(() => retire(w), idleMs).unref();
+    w.worker.postMessage({ warm: true } satisfies WorkerWarm);
+  }
 }
 
 function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
@@ -116,23 +163,35 @@ function runWorker(req: WorkerRequest, timeoutMs: number): Promise<RunReply> {
 }
 
 function pump(): void {
-  if (warm?.running || queue.length === 0) return;
-  const w = warm ?? start();
+  if (running || queue.length === 0) return;
   const job = queue.shift()!;
-  if (w.idle) clearTimeout(w.idle);
-  w.idle = undefined;
+  const threads = split ? [slot(0), slot(1)] : [slot(0)];
+  for (const w of threads) {
+    if (w.idle) clearTimeout(w.idle);
+    w.idle = undefined;
+  }
   const id = nextId++;
   const baseline = process.memoryUsage.rss();
-  const timer = setTimeout(() => fail(w, { failure: 'timeout' }), job.timeoutMs);
+  const timer = setTimeout(() => fail({ failure: 'timeout' }), job.timeoutMs);
   // pdf.js decodes streams into typed arrays outside the heap that resourceLimits caps (see MAX_GROWTH_MB).
   const watch = setInterval(() => {
-    if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) fail(w, { failure: 'crashed' });
+    if (process.memoryUsage.rss() - baseline > MAX_GROWTH_MB * 1024 * 1024) fail({ failure: 'crashed' });
   }, WATCH_MS);
-  w.running = { id, job, timer, watch };
-  w.worker.postMessage({ id, ...job.req } satisfies WorkerJob);
+  running = { id, job, threads, awaiting: threads.length, timer, watch };
+  if (threads.length === 1) {
+    threads[0]!.worker.postMessage({ id, ...job.req } satisfies WorkerJob);
+    return;
+  }
+  const { port1, port2 } = new MessageChannel();
+  threads[0]!.worker.postMessage({ id, ...job.req, split: { role: 'primary', peer: port1, splitMin: SPLIT_MIN_PAGES } } satisfies WorkerJob, [port1]);
+  threads[1]!.worker.postMessage({ id, ...job.req, split: { role: 'helper', peer: port2, splitMin: SPLIT_MIN_PAGES } } satisfies WorkerJob, [port2]);
 }
 
-function start(): Warm {
+function slot(i: number): Warm {
+  return pool[i] ?? start(i);
+}
+
+function start(i: number): Warm {
   const entry = workerEntry();
   const worker = new Worker(entry.file, {
     eval: entry.eval,
@@ -144,42 +203,54 @@ function start(): Warm {
   // stream) and left unread: reading them would hold the process open; worker.ts writes nothing to them.
   const w: Warm = { worker, parses: 0 };
   worker.on('message', (m: WorkerAnswer) => {
-    if (w.running?.id !== m.id) return;
-    const { job } = settle(w);
-    w.parses++;
-    job.resolve(m.reply);
-    if (w.parses >= MAX_PARSES) retire(w);
-    else if (queue.length === 0) w.idle = setTimeout(() => retire(w), idleMs).unref();
+    const r = running;
+    if (r?.id !== m.id || !r.threads.includes(w)) return;
+    // Only the primary's answer is the job's: a helper's is just that it is done.
+    if (m.reply && w === r.threads[0]) r.reply = m.reply;
+    if (--r.awaiting > 0) return;
+    settle(r);
+    for (const t of r.threads) {
+      t.parses++;
+      if (t.parses >= MAX_PARSES) retire(t);
+      else if (queue.length === 0) t.idle = setTimeout(() => retire(t), idleMs).unref();
+    }
+    r.job.resolve(r.reply ?? { failure: 'crashed', detail: 'no reply from the parser' });
     pump();
   });
-  worker.on('error', (err) => fail(w, { failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
-  worker.on('exit', () => fail(w, { failure: 'crashed' }));
+  worker.on('error', (err) => failIfRunning(w, { failure: 'crashed', ...((err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? {} : { detail: String((err as Error)?.message ?? err).slice(0, 200) }) }));
+  worker.on('exit', () => failIfRunning(w, { failure: 'crashed' }));
   // Never what keeps the process alive (after the listeners, which would ref it again): a running job's
   // time-limit timer does that while it runs.
   worker.unref();
-  warm = w;
+  pool[i] = w;
   return w;
 }
 
-/** Clears the running job's timers and hands the job back. */
-function settle(w: Warm): { job: Job } {
-  const r = w.running!;
+function settle(r: Running): void {
   clearTimeout(r.timer);
   clearInterval(r.watch);
-  w.running = undefined;
-  return { job: r.job };
+  running = undefined;
 }
 
-/** A breach or a crash: the running job fails, the thread goes, and queued jobs get a new one. */
-function fail(w: Warm, reply: RunReply): void {
-  const job = w.running ? settle(w).job : undefined;
-  retire(w);
-  job?.resolve(reply);
+/** A thread that crashed or exited: the job it was part of fails; an idle one is just dropped. */
+function failIfRunning(w: Warm, reply: RunReply): void {
+  if (running?.threads.includes(w)) fail(reply);
+  else retire(w);
+}
+
+/** A breach or a crash: the running job fails, its threads go, and queued jobs get new ones. */
+function fail(reply: RunReply): void {
+  const r = running;
+  if (!r) return;
+  settle(r);
+  for (const t of r.threads) retire(t);
+  r.job.resolve(reply);
   pump();
 }
 
 function retire(w: Warm): void {
-  if (warm === w) warm = undefined;
+  const i = pool.indexOf(w);
+  if (i !== -1) pool[i] = undefined;
   if (w.idle) clearTimeout(w.idle);
   w.idle = undefined;
   void w.worker.terminate();

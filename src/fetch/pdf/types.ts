@@ -2,6 +2,7 @@
  * The worker's input and answer, and the raw text items it hands layout.ts. Arrays, not objects, for items:
  * a 300-page PDF has ~50,000 of them.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { PdfMarkdown } from './layout.js';
 
 /** [text, x, y, font size, width, ends a line] in PDF user space (y grows upward). */
@@ -19,13 +20,29 @@ export interface PdfRaw {
 export interface WorkerRequest {
   data: Uint8Array;
   maxPages: number;
+  /**
+   * One document read by two threads (see read.ts): each opens it, the helper reads the even pages and
+   * posts their items to the primary through `peer`, the primary reads the odd ones, merges both in page
+   * order and lays them out (running headers, footers and hyphen joins need every page together).
+   * Documents under `splitMin` pages are read whole by the primary.
+   */
+  split?: { role: 'primary' | 'helper'; peer: MessagePort; splitMin: number };
 }
+
+/** What the helper posts to the primary: the items of its pages, or nothing when it could not open the file. */
+export type PeerPages = { pages: Array<[number, PdfItem[]]> } | { failed: true };
 
 export type WorkerReply = { ok: true; md: PdfMarkdown } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
 
 /** One request as posted to the long-lived worker, and its answer, matched by `id`. */
 export type WorkerJob = WorkerRequest & { id: number };
+/** Load pdf.js now, before the first job arrives (see read.ts, prewarmPdf); no answer. */
+export interface WorkerWarm {
+  warm: true;
+}
 export interface WorkerAnswer {
   id: number;
-  reply: WorkerReply;
+  /** The primary's (or a lone thread's) answer; a helper answers `{ id, helperDone: true }`. */
+  reply?: WorkerReply;
+  helperDone?: true;
 }

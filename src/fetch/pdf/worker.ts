@@ -4,20 +4,45 @@
  * markdown layout.ts makes of them. Layout decisions are plain functions with unit tests there; this file
  * only talks to pdf.js. Laying out here keeps the ~50,000 items of a long PDF off the main thread (no
  * copy across, no garbage there) and puts the layout pass under the same time and memory limits. The thread stays up between requests (read.ts ends it when idle or past a limit), so pdf.js is
- * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply.
+ * loaded and its code optimised once rather than per PDF; each document is destroyed after its reply. For a
+ * long document read.ts may ask two threads at once, a primary and a helper (see types.ts, split).
  */
 import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { pdfToMarkdown } from './layout.js';
-import type { PdfItem, PdfRaw, WorkerJob, WorkerReply, WorkerRequest } from './types.js';
+import type { PdfItem, PdfRaw, PeerPages, WorkerJob, WorkerReply, WorkerRequest, WorkerWarm } from './types.js';
 
 const MAX_OUTLINE = 400;
 
-async function main(req: WorkerRequest): Promise<WorkerReply> {
+/** Undefined for a helper, whose pages go to the primary (see types.ts). */
+async function main(req: WorkerRequest): Promise<WorkerReply | undefined> {
+  if (!req.split) return open(req);
+  const peer = req.split.peer;
+  if (req.split.role === 'primary') {
+    try {
+      return await open(req);
+    } finally {
+      // Closing either end closes the channel; the primary is the end that finishes last.
+      peer.close();
+    }
+  }
+  try {
+    await open(req);
+  } catch {
+    // Whatever went wrong, the primary must not wait for pages that will not come: it reads them itself.
+    peer.postMessage({ failed: true } satisfies PeerPages);
+  }
+  return undefined;
+}
+
+async function open(req: WorkerRequest): Promise<WorkerReply | undefined> {
   const { getDocumentProxy } = await import('unpdf');
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     doc = await getDocumentProxy(req.data, { isEvalSupported: false, disableFontFace: true, stopAtErrors: false, verbosity: 0 });
   } catch (err) {
+    // A helper's primary opens the same bytes, fails the same way and says why.
+    if (req.split?.role === 'helper') throw err;
     const name = (err as { name?: string }).name ?? '';
     if (name === 'PasswordException') return { ok: false, kind: 'encrypted' };
     return { ok: false, kind: 'invalid', detail: String((err as Error).message ?? err).slice(0, 200) };
@@ -29,24 +54,60 @@ async function main(req: WorkerRequest): Promise<WorkerReply> {
   }
 }
 
-async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest): Promise<WorkerReply> {
+async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest): Promise<WorkerReply | undefined> {
   const total = doc.numPages;
   const read = Math.min(total, req.maxPages);
-  const pages: PdfItem[][] = [];
-  for (let n = 1; n <= read; n++) {
-    const page = await doc.getPage(n);
-    const content = await page.getTextContent();
-    const items: PdfItem[] = [];
-    for (const it of content.items as Array<{ str?: string; transform?: number[]; width?: number; height?: number; hasEOL?: boolean }>) {
-      if (typeof it.str !== 'string') continue;
-      const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-      // The font size is the length of the text matrix's vertical axis (pdf.js reports height 0 for spaces).
-      const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || it.height || 0;
-      items.push([it.str, round(t[4] ?? 0), round(t[5] ?? 0), round(size), round(it.width ?? 0), it.hasEOL === true]);
-    }
-    pages.push(items);
-    page.cleanup();
+  const split = req.split && read >= req.split.splitMin ? req.split : undefined;
+  // Interleaved rather than halves: page cost varies along a document (front matter, index), and odd and
+  // even pages balance the two threads better.
+  const mine = (n: number): boolean => !split || (n % 2 === 1) === (split.role === 'primary');
+  if (req.split?.role === 'helper' && !split) {
+    req.split.peer.postMessage({ pages: [] } satisfies PeerPages);
+    return undefined;
   }
+  const fromPeer = split?.role === 'primary' ? peerPages(split.peer) : undefined;
+  const pages: PdfItem[][] = new Array<PdfItem[]>(read);
+  for (let n = 1; n <= read; n++) {
+    if (!mine(n)) continue;
+    pages[n - 1] = await pageItems(doc, n);
+  }
+  if (split?.role === 'helper') {
+    const mineOnly: Array<[number, PdfItem[]]> = [];
+    for (let n = 1; n <= read; n++) if (mine(n)) mineOnly.push([n, pages[n - 1]!]);
+    split.peer.postMessage({ pages: mineOnly } satisfies PeerPages);
+    return undefined;
+  }
+  if (fromPeer) {
+    const peer = await fromPeer;
+    if ('pages' in peer) for (const [n, items] of peer.pages) if (n >= 1 && n <= read && !mine(n)) pages[n - 1] = items;
+  }
+  // Pages the helper did not deliver (it could not open the file) are read here.
+  for (let n = 1; n <= read; n++) if (pages[n - 1] === undefined) pages[n - 1] = await pageItems(doc, n);
+  return finish(doc, req, total, pages);
+}
+
+function peerPages(peer: MessagePort): Promise<PeerPages> {
+  return new Promise((resolve) => peer.once('message', (m: PeerPages) => resolve(m)));
+}
+
+async function pageItems(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, n: number): Promise<PdfItem[]> {
+  const page = await doc.getPage(n);
+  // layout.ts applies NFKC to each assembled line, a superset of pdf.js's own normalisation, so pdf.js need not
+  // normalise every item first (about a tenth of the parse).
+  const content = await page.getTextContent({ disableNormalization: true });
+  const items: PdfItem[] = [];
+  for (const it of content.items as Array<{ str?: string; transform?: number[]; width?: number; height?: number; hasEOL?: boolean }>) {
+    if (typeof it.str !== 'string') continue;
+    const t = it.transform ?? [1, 0, 0, 1, 0, 0];
+    // The font size is the length of the text matrix's vertical axis (pdf.js reports height 0 for spaces).
+    const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || it.height || 0;
+    items.push([it.str, round(t[4] ?? 0), round(t[5] ?? 0), round(size), round(it.width ?? 0), it.hasEOL === true]);
+  }
+  page.cleanup();
+  return items;
+}
+
+async function finish(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest, total: number, pages: PdfItem[][]): Promise<WorkerReply> {
   const outline: PdfRaw['outline'] = [];
   try {
     const tree = (await doc.getOutline()) ?? [];
@@ -100,9 +161,13 @@ if (port) {
   process.stdout.write = (() => true) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   // read.ts sends one job at a time and waits for its reply, so jobs never overlap here.
-  port.on('message', (job: WorkerJob) => {
+  port.on('message', (job: WorkerJob | WorkerWarm) => {
+    if ('warm' in job) {
+      import('unpdf').catch(() => undefined);
+      return;
+    }
     main(job).then(
-      (reply) => port.postMessage({ id: job.id, reply }),
+      (reply) => port.postMessage(reply === undefined ? { id: job.id, helperDone: true } : { id: job.id, reply }),
       (err: unknown) => port.postMessage({ id: job.id, reply: { ok: false, kind: 'invalid', detail: String((err as Error)?.message ?? err).slice(0, 200) } }),
     );
   });
