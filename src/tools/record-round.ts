@@ -5,7 +5,7 @@ import { ACTIONS, CONTRADICTION_STATUSES, CONVERGENCE_REASONS, LEVELS, SQ_STATUS
 import { microReportName, renderMicroReport } from '../reports/micro-report.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
-import { confidence, directivesOut, level, phase, runId, threadName } from './schemas.js';
+import { confidence, directivesOut, level, phase, runId, strictObject, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
@@ -25,7 +25,7 @@ const inputSchema = {
   search_results: z.array(url).max(50).optional().describe('All URLs the searches returned, ranked.'),
   facts: z
     .array(
-      z.object({
+      strictObject({
         fact: z.string().min(1).max(2000),
         url: url,
         source_title: z.string().max(300).optional(),
@@ -41,7 +41,7 @@ const inputSchema = {
   targeted_subjects: z.array(z.string().min(1).max(200)).max(20).optional(),
   sub_question_updates: z
     .array(
-      z.object({
+      strictObject({
         id: z.string().min(1).max(40),
         status: z.enum(SQ_STATUSES),
         confidence: confidence.optional(),
@@ -52,13 +52,13 @@ const inputSchema = {
     .optional()
     .describe('ANSWERED needs a grounded fact linked to it.'),
   subject_updates: z
-    .array(z.object({ name: z.string().min(1).max(200), status: z.enum(SUBJECT_STATUSES), evidence: z.string().max(1000).optional() }))
+    .array(strictObject({ name: z.string().min(1).max(200), status: z.enum(SUBJECT_STATUSES), evidence: z.string().max(1000).optional() }))
     .max(20)
     .optional(),
   disambiguation_updates: z.array(z.string().min(1).max(300)).max(20).optional(),
   contradictions: z
     .array(
-      z.object({
+      strictObject({
         id: z.string().max(20).optional().describe('C<n> to update; omit for new.'),
         claim: z.string().min(1).max(1000),
         source_a: z.string().min(1).max(1000),
@@ -106,6 +106,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
+    strict: true,
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);

@@ -88,6 +88,18 @@ describe('unknown fields are refused with the nearest known name', () => {
     const ok = await h.ok('start_thread', { run_id, thread: 'Costs', definition: { ...def, name: 'Costs' } });
     expect(ok.thread).toBe('Costs');
   });
+
+  it('record_round refuses a misspelled field, top level or in a fact, rather than dropping it; no round is recorded', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    const thread = 'Trials and output';
+    await h.ok('start_thread', { run_id, thread });
+    const base = { run_id, thread, query: 'four-day week trial output', urls_visited: [], facts: [], summary: 'Nothing found.' };
+    expect(await h.refused('record_round', { ...base, search_result: ['https://example.org/a'] })).toMatch(/"search_result" \(did you mean "search_results"\?\)/);
+    const fact = { fact: 'Output held.', url: 'https://example.org/a', confidence: 'PLAUSIBLE', sub_question: ['SQ-1'] };
+    expect(await h.refused('record_round', { ...base, facts: [fact] })).toMatch(/did you mean "sub_questions"/);
+    expect((await h.ok('thread_status', { run_id, thread })).rounds_completed).toBe(0);
+  });
 });
 
 describe('one path base', () => {
