@@ -15,7 +15,8 @@ const inputSchema = {
   run_id: runId,
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Pairs per page: default ${DEFAULT_PAGE}, at most 50.`),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, at most 50.`),
+  pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
 };
 
 const outputSchema = {
@@ -40,7 +41,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "Read-only: the report's claim–source pairs, each with line, statement, source id, verdict and the passages of its stored source that best match it (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+      "The report's claim–source pairs, each with line, statement, source id, verdict and the best-matching passages of its stored source (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
@@ -55,7 +56,9 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const audit = ctx.store.loadAudit(run.run_id);
     const offset = args.offset ?? 0;
     const limit = args.limit ?? DEFAULT_PAGE;
-    const page = pairs.slice(offset, offset + limit);
+    // After a fix the changed pairs are scattered among settled ones; a re-audit pages through them alone.
+    const listed = args.pending_only ? pairs.filter((p) => audit.verdicts[p.pair_id]?.verdict !== 'SUPPORTED') : pairs;
+    const page = listed.slice(offset, offset + limit);
     const out = page.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
@@ -63,7 +66,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       const passages = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS).map(escapePageText) : [];
       return { pair_id: p.pair_id, line: p.line, statement: p.statement, source_id: p.source_id, passages, ...(verdict ? { verdict } : {}) };
     });
-    const next = offset + limit < pairs.length ? offset + limit : undefined;
+    const next = offset + limit < listed.length ? offset + limit : undefined;
     // The URL of each source on the page, for reading more of it with fetch_source and a focus.
     const urls: Record<string, string> = {};
     for (const p of out) {

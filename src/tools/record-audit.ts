@@ -28,7 +28,7 @@ const outputSchema = {
   recorded: z.number(),
   refused: z.array(z.object({ pair_id: z.string(), why: z.string() })),
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
-  not_supported: z.array(z.string()).describe('Pair ids of the report still without a SUPPORTED verdict: PARTIAL, UNSUPPORTED and not yet judged.'),
+  not_supported: z.array(z.string()).describe('Pairs not yet SUPPORTED, unjudged included.'),
   audit_path: z.string(),
 };
 

@@ -33,7 +33,7 @@ const outputSchema = {
     .optional(),
   critic_threads_left: z.number(),
   open_material_gaps: z.number(),
-  open_questions: z.array(z.string()).describe("Unanswerable gaps, and on stop the material gaps left open; deduplicated. The report's Open Questions."),
+  open_questions: z.array(z.string()).describe('Unanswerable gaps, and on stop the material gaps still open.'),
 };
 
 export const recordCritique: ToolDefinition<typeof inputSchema> = {

@@ -139,6 +139,11 @@ describe('record_audit', () => {
       ['none', true],
       ['SUPPORTED', false],
     ]);
+    // A re-audit can page through the unsettled pairs alone (a real run had to page past 20 settled ones).
+    const pending = await h.ok('audit_report', { run_id, pending_only: true });
+    expect(pending.pairs.map((p: any) => p.pair_id)).toEqual([again.pairs[1].pair_id]);
+    expect(pending.total).toBe(3);
+    expect(pending.next_offset).toBeUndefined();
   });
 });
 
