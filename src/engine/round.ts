@@ -146,7 +146,9 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     else {
       const unquoted = numbersNotInQuote(f.fact, f.quote);
       if (unquoted.length > 0) {
-        warnings.push(`fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote; quote the words that state ${unquoted.length === 1 ? 'it' : 'them'}, or leave ${unquoted.length === 1 ? 'it' : 'them'} out of the fact`);
+        const it = unquoted.length === 1 ? 'it' : 'them';
+        // Recorded as given: a number from the page's title or a table cell can be right without being in the quote.
+        warnings.push(`fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`);
       }
     }
     let confidence = admitted.confidence;
