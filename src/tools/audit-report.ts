@@ -88,13 +88,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       })
       .join('\n\n');
     const text = out.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
-    return okWithoutPairs(structured, text);
+    // The pairs go to the text once, inside the untrusted block, not a second time as a JSON line.
+    return ok(structured, text, ['pairs']);
   },
 };
-
-/** The pairs go to the text once, inside the untrusted block, not a second time as a JSON line. */
-function okWithoutPairs(structured: Record<string, unknown>, text: string) {
-  const { pairs: _pairs, ...fields } = structured;
-  const r = ok(fields, text);
-  return { ...r, structuredContent: structured };
-}

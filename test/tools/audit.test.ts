@@ -36,6 +36,18 @@ const write = (runId: string, text: string) => fs.writeFileSync(path.join(h.root
 const PASS_ICELAND = 'Productivity and service provision remained the same or improved in the majority of workplaces';
 const PASS_UK = 'Company revenue stayed broadly the same over the trial period';
 
+/** Judges the split sentence's two pairs (Iceland, then UK) SUPPORTED, with passages from their sources. */
+async function supportSplit(run_id: string, pairs: { pair_id: string }[], more: Record<string, unknown>[] = []) {
+  await h.ok('record_audit', {
+    run_id,
+    verdicts: [
+      { pair_id: pairs[0]!.pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND },
+      { pair_id: pairs[1]!.pair_id, verdict: 'SUPPORTED', passage: PASS_UK },
+      ...more,
+    ],
+  });
+}
+
 describe('a compound sentence citing [S1, S2] (issue 11 acceptance)', () => {
   it('fails verify_report until split, and passes once the new pairs are judged SUPPORTED', async () => {
     const run_id = await setup([COMPOUND]);
@@ -65,13 +77,7 @@ describe('a compound sentence citing [S1, S2] (issue 11 acceptance)', () => {
     expect(a2).toMatchObject({ total: 2, unaudited: 2 });
     expect(a2.pairs.map((p: any) => p.statement)).toEqual(['Productivity held steady in Iceland', 'and revenue held up in the UK pilot']);
     expect((await h.ok('verify_report', { run_id })).audit).toEqual({ supported: 0, partial: 0, unsupported: 0, unaudited: 2 });
-    await h.ok('record_audit', {
-      run_id,
-      verdicts: [
-        { pair_id: a2.pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND },
-        { pair_id: a2.pairs[1].pair_id, verdict: 'SUPPORTED', passage: PASS_UK },
-      ],
-    });
+    await supportSplit(run_id, a2.pairs);
     expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 2, pairs: 2, audit: { supported: 2, partial: 0, unsupported: 0, unaudited: 0 } });
 
     const audit = fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8');
@@ -119,14 +125,7 @@ describe('record_audit', () => {
   it('keeps verdicts per pair id: editing an audited statement unaudits it, editing another line does not', async () => {
     const run_id = await setup([SPLIT, '', 'Workers reported less stress [S1].']);
     const { pairs } = await h.ok('audit_report', { run_id });
-    await h.ok('record_audit', {
-      run_id,
-      verdicts: [
-        { pair_id: pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND },
-        { pair_id: pairs[1].pair_id, verdict: 'SUPPORTED', passage: PASS_UK },
-        { pair_id: pairs[2].pair_id, verdict: 'SUPPORTED', passage: 'Workers reported less stress and burnout' },
-      ],
-    });
+    await supportSplit(run_id, pairs, [{ pair_id: pairs[2].pair_id, verdict: 'SUPPORTED', passage: 'Workers reported less stress and burnout' }]);
     expect((await h.ok('verify_report', { run_id })).ok).toBe(true);
     write(run_id, report([SPLIT.replace('held up', 'rose sharply'), '', 'Intro line added above.', '', 'Workers reported less stress [S1].']));
     const v = await h.ok('verify_report', { run_id });
@@ -190,13 +189,7 @@ describe('verify_report', () => {
   it('fails when one character of a cited source was changed after it was stored, naming the source', async () => {
     const run_id = await setup([SPLIT]);
     const { pairs } = await h.ok('audit_report', { run_id });
-    await h.ok('record_audit', {
-      run_id,
-      verdicts: [
-        { pair_id: pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND },
-        { pair_id: pairs[1].pair_id, verdict: 'SUPPORTED', passage: PASS_UK },
-      ],
-    });
+    await supportSplit(run_id, pairs);
     expect((await h.ok('verify_report', { run_id })).ok).toBe(true);
     const file = path.join(h.root, run_id, 'sources', 'S2.md');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('1.4 percent', '1.5 percent'));
