@@ -50,7 +50,7 @@ export function runVerify(argv: string[]): number {
   const audit = noAudit
     ? 'claim audit not checked (--no-audit): citations, quotations and source hashes only'
     : `audit: ${a.supported} supported, ${a.partial} partial, ${a.unsupported} unsupported, ${a.unaudited} unaudited`;
-  process.stdout.write(`verify: ${plural(r.citations, 'citation')}, ${plural(r.pairs, 'claim–source pair')}; ${audit}\n`);
+  process.stdout.write(`verify: ${plural(r.citations, 'citation')}, ${plural(r.pairs, 'claim–source pair')}, ${plural(r.uncited.length, 'uncited statement')}; ${audit}\n`);
   process.stdout.write(r.problems.length === 0 ? 'verify: ok\n' : `verify: ${plural(r.problems.length, 'problem')}\n`);
   return r.problems.length === 0 ? 0 : 1;
 }

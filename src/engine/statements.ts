@@ -34,6 +34,41 @@ export interface Pair {
   context: PairContext;
 }
 
+/** What the claim audit judges: a cited pair, or an uncited sentence (`source_id: null`). */
+export interface AuditPair {
+  pair_id: string;
+  line: number;
+  statement: string;
+  source_id: string | null;
+  context?: PairContext;
+}
+
+/** The cited pairs and the uncited sentences, in report order (by line, cited first on a line). */
+export function auditPairs(parsed: Pick<ParsedReport, 'pairs' | 'uncited'>): AuditPair[] {
+  const all: AuditPair[] = [...parsed.pairs, ...parsed.uncited.map((u) => ({ pair_id: u.pair_id, line: u.line, statement: u.text, source_id: null, context: u.context }))];
+  return all.map((p, i) => ({ p, i })).sort((a, b) => a.p.line - b.p.line || a.i - b.i).map(({ p }) => p);
+}
+
+/**
+ * The context a pair shows the auditor, or undefined when the statement is its whole sentence and has
+ * none before it: the previous sentence, the whole sentence, and a table's columns and row label.
+ */
+export function contextText(statement: string, c: PairContext | undefined): string | undefined {
+  if (!c) return undefined;
+  const parts: string[] = [];
+  if (c.previous) parts.push(c.previous);
+  if (c.sentence && normalizeStatement(c.sentence) !== normalizeStatement(statement)) parts.push(c.sentence);
+  if (c.header && c.header.some((h) => h !== '')) parts.push(`[table: ${c.header.join(' | ')}${c.row ? `; row: ${c.row}` : ''}]`);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** The words that rank a pair's passages besides its statement: its sentence, the one before, column and row. */
+export function rankingContext(c: PairContext | undefined): string | undefined {
+  if (!c) return undefined;
+  const parts = [c.previous, c.sentence, c.column, c.row].filter((x): x is string => Boolean(x));
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
 /** A body sentence (or table row) that states something checkable and cites nothing (SPEC 4.1). */
 export interface Uncited {
   /** Derived like a pair's id, from the sentence and no source. */
