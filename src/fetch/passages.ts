@@ -375,7 +375,7 @@ function isHighSurrogate(code: number): boolean {
 // --- passages for a claim --------------------------------------------------------------------------
 
 /** Words of a claim's context (its sentence, the sentence before, a table's column and row) weigh this much. */
-export const CONTEXT_WEIGHT = 0.5;
+export const CONTEXT_WEIGHT = 0.25;
 
 /** The statement's words at weight 1, the context's other words at CONTEXT_WEIGHT. */
 function claimQuery(statement: string, context?: string): Map<string, number> {
@@ -435,7 +435,8 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
     .trim();
   const sentences = flat.split(/(?<=[.!?。！？]["'”’)\]]*)\s+/).filter((s) => s !== '');
   if (sentences.length === 0) return '';
-  const hits = sentences.map((s) => [...new Set(terms(s))].reduce((n, t) => n + (query.get(t) ?? 0), 0));
+  // The statement's own words pick the sentence; its context's only break ties.
+  const hits = sentences.map((s) => [...new Set(terms(s))].reduce((n, t) => n + (query.get(t) === 1 ? 1 : query.has(t) ? 1e-3 : 0), 0));
   let lo = hits.indexOf(Math.max(...hits));
   let hi = lo;
   let text = sentences[lo] ?? '';

@@ -71,7 +71,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const out = page.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
       const context = contextText(p.statement, p.context);
-      const ranking = rankingContext(p.context);
+      const ranking = rankingContext(p.context, p.statement);
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
       let passages: string[] = [];
       let from: string[] | undefined;

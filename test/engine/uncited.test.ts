@@ -101,3 +101,31 @@ describe('pair context', () => {
     expect(b?.context).toMatchObject({ column: 'Phantom', row: 'Read Committed' });
   });
 });
+
+describe('passages ranked with a pair context', () => {
+  const PAGE = [
+    '# Isolation levels',
+    '',
+    '## Sequences',
+    '',
+    'Sequence values are never rolled back, so gaps are possible and the default cache holds one value.',
+    '',
+    '## Read Committed',
+    '',
+    'Read Committed is the default isolation level in PostgreSQL. A query sees only data committed before it began.',
+  ].join('\n');
+
+  it('ranks a short fragment with its sentence, and a table cell with its column and row', async () => {
+    const { rankedPassages } = await import('../../src/fetch/passages.js');
+    const { rankingContext } = await import('../../src/engine/statements.js');
+    const [pair] = parseReport(['# T', '', 'Several isolation levels exist, and PostgreSQL has Read Committed. It is the default [S1].', '', '## Methods', '', '## Sources', ''].join('\n')).pairs;
+    expect(pair?.statement).toBe('It is the default');
+    // Alone, "default" finds the sequence cache; with the sentence before it, the isolation level.
+    expect(rankedPassages(PAGE, pair!.statement, 1, 360)[0]).toMatch(/^Sequence values/);
+    expect(rankedPassages(PAGE, pair!.statement, 1, 360, rankingContext(pair!.context, pair!.statement))[0]).toMatch(/^Read Committed is the default/);
+    const [cell] = parseReport(['# T', '', '| Level | Default |', '| --- | --- |', '| Read Committed | yes [S1] |', '', '## Methods', '', '## Sources', ''].join('\n')).pairs;
+    expect(rankingContext(cell!.context, cell!.statement)).toBe('Default Read Committed');
+    // A statement that names its subject ranks alone.
+    expect(rankingContext({ sentence: 'x', previous: 'y' }, 'Sequence values are never rolled back')).toBeUndefined();
+  });
+});
