@@ -103,7 +103,7 @@ export function renderCompletionReport(
       confidence: cell(q.confidence),
       key_finding: finding(subQuestionKeyFinding(q.id, state.facts, q.key_finding)),
     })),
-    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts)) })),
+    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts, { evidence: s.evidence, targetedRounds: state.rounds.filter((r) => r.targeted_subjects.includes(s.name)).map((r) => r.round) })) })),
     fact_groups: factGroups,
     has_sources: sources.length > 0,
     sources,
