@@ -52,8 +52,8 @@ export function namesSubject(subject: string, text: string): boolean {
  * The best grounded fact that names the subject, ranked as for sub-questions (closest to the subject's
  * `evidence` among ties). A subject whose facts name it in part ("WAL" and "checkpoint" for "WAL
  * checkpoint starvation") does not show `—`: when no fact names every content word, the fact naming the
- * largest share of them, at least half, wins; a fact from a round that targeted the subject first among
- * equals. A fact that names none of the subject's words is never shown as its finding, whatever round
+ * largest share of them wins, if that is more than half; a fact from a round that targeted the subject
+ * first among equals. A fact that names none of the subject's words is never shown as its finding, whatever round
  * it came from.
  */
 export function subjectKeyFinding<F extends FindingFact>(
@@ -67,7 +67,8 @@ export function subjectKeyFinding<F extends FindingFact>(
   const rounds = new Set(o.targetedRounds ?? []);
   return best(
     facts,
-    (f) => share(subject, f.fact) >= 0.5,
+    // More than half of its words: "pilot" alone is not "UK pilot", not even in a round that targeted it.
+    (f) => share(subject, f.fact) > 0.5,
     (f) => share(subject, f.fact) * 4 + (rounds.has(f.round) ? 2 : 0) + near(f),
   );
 }

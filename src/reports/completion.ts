@@ -70,9 +70,10 @@ export function renderCompletionReport(
       same.sub_questions = [...new Set([...same.sub_questions, ...f.sub_questions])];
     }
   }
+  // The quote is not repeated here: the micro-report of the round that found the fact (linked at the top)
+  // shows it (real runs' completion reports ran to 37k characters, mostly quotes shown twice).
   const factView = (f: StoredFact & { rounds: number[] }) => ({
     fact: inline(f.fact),
-    quote: inline(f.quote),
     source: sourceLink(f.source_id, f.url),
     confidence: f.confidence,
     rounds: `${f.rounds.length === 1 ? 'round' : 'rounds'} ${f.rounds.join(', ')}`,

@@ -62,7 +62,8 @@ describe('issue 17, item 4', () => {
       f('Readers see a snapshot of the database.', { round: 2 }),
     ];
     expect(subjectKeyFinding('WAL checkpoint starvation', facts)?.fact).toBe(facts[2]!.fact);
-    expect(subjectKeyFinding('checkpoint starvation', facts, { targetedRounds: [2], evidence: 'a reader holding an old snapshot stops the checkpoint' })?.fact).toBe(facts[0]!.fact);
+    expect(subjectKeyFinding('WAL checkpoint starvation', [...facts, f('WAL checkpoints can stall behind a reader holding an old snapshot.', { round: 1 })], { targetedRounds: [2], evidence: 'WAL grows while checkpoints are blocked' })?.fact).toBe(facts[2]!.fact);
+    expect(subjectKeyFinding('WAL checkpoint starvation', [...facts, f('WAL checkpoints can stall behind a reader holding an old snapshot.', { round: 1 })], { targetedRounds: [1], evidence: 'a reader holding an old snapshot' })?.fact).toMatch(/^WAL checkpoints can stall/);
     expect(subjectKeyFinding('Svartedalen', facts, { targetedRounds: [2] })).toBeUndefined();
     expect(subjectKeyFinding('Svartedalen', facts)).toBeUndefined();
   });
