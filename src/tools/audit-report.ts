@@ -43,7 +43,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "The report's claim–source pairs and uncited sentences (source_id null), each with line, statement, context, verdict and best-matching stored passages (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+      "The report's claim–source pairs and uncited sentences (source_id null), each with line, statement, context, verdict and best-matching passages (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),

@@ -40,7 +40,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, unaudited_pairs, cite (citations to add).',
+      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, unaudited_pairs, cite.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
