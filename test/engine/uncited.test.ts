@@ -22,6 +22,10 @@ describe('checkable sentences', () => {
     'Readers never block writers in PostgreSQL.',
     'The default changed when Git adopted it.',
     'WAL mode lets readers proceed during a write.',
+    // From real-model trial reports, uncited there.
+    '`GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` make Git read the named files instead of the system-level and global-level files.',
+    'The reference gives two defaults for how long a released connection stays reusable.',
+    'To change the behaviour, a program overrides `redirect_request()`.',
   ])('needs a citation: %s', (s) => expect(isCheckable(s)).toBe(true));
 
   it.each([
@@ -40,6 +44,13 @@ describe('checkable sentences', () => {
     'Which of them matters more in practice?',
     'See above.',
     'In practice:',
+    // From real-model trial reports: a topic sentence, what the evidence lacks, a supposition, confidence.
+    'The three clients differ most in their defaults.',
+    'None of the stored pages says where `-c` falls relative to the files.',
+    'The documentation does not settle which applies to `TCPConnector`.',
+    'The stored copy of git-config(1) lacks its FILES and SCOPES sections.',
+    'Suppose `extensions.worktreeConfig` is disabled and the shared config file sets `core.bare`.',
+    'Confidence is high for the include rules and for the three protected-only settings, which are quoted from the git-config(1) man page.',
   ])('needs none: %s', (s) => expect(isCheckable(s)).toBe(false));
 });
 
