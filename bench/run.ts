@@ -7,6 +7,7 @@ import { audit } from './audit.js';
 import { coldStart } from './cold-start.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
+import { pairContext } from './pair-context.js';
 import { pdf } from './pdf.js';
 import { perRound } from './per-round.js';
 import { staleLock } from './stale-lock.js';
@@ -21,10 +22,11 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   extraction,
   'stale-lock': staleLock,
   audit,
+  'pair-context': () => pairContext(),
   pdf,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'pdf', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'pdf', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

@@ -34,7 +34,7 @@ async function main() {
     '',
     `The run is in ${rel}/${o.replace ? ' (ignored by git; the next `npm run demo` replaces it)' : ''}.`,
     `Open first: ${rel}/report.md (the answer; every citation checked). Then, in the same folder: audit.md (each claim–source`,
-    'pair with its verdict and passage), thread-completion-*.md (why each thread stopped, its facts with their quotes),',
+    'pair with its verdict and passage), thread-completion-*.md (why each thread stopped, its facts and sources),',
     'micro-report-*.md (one per round) and critique.md.',
   ];
   process.stdout.write(`${out.join('\n')}\n`);

@@ -42,7 +42,7 @@ describe('deep-research CLI', () => {
     expect(unjudged.stdout).toMatch(/report\.md:5: pair P[0-9a-f]+ .* has no verdict/);
     await supportAll(h, path.basename(runDir));
     const ok = cli('verify', runDir);
-    expect(ok.stdout).toContain('verify: 1 citation, 1 claim–source pair; audit: 1 supported, 0 partial, 0 unsupported, 0 unaudited');
+    expect(ok.stdout).toContain('verify: 1 citation, 1 claim–source pair, 0 uncited statements; audit: 1 supported, 0 partial, 0 unsupported, 0 unaudited');
     expect(ok.stdout).toContain('verify: ok');
     expect(ok.status).toBe(0);
     // One character of the cited source changed: verify fails and names the source.
@@ -53,6 +53,12 @@ describe('deep-research CLI', () => {
     expect(edited.status).toBe(1);
     expect(edited.stdout).toMatch(/report\.md:5: source S1 was changed after it was stored/);
     fs.writeFileSync(source, stored);
+    // An uncited sentence stating a version fails, with its line, even with --no-audit: it is no audit verdict.
+    fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1]. Python 3.12 removed distutils.'));
+    const uncited = cli('verify', runDir, '--no-audit');
+    expect(uncited.status).toBe(1);
+    expect(uncited.stdout).toMatch(/report\.md:5: uncited statement "Python 3\.12 removed distutils\."/);
+    expect(uncited.stdout).toContain('1 uncited statement;');
     fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1, S7].'));
     const bad = cli('verify', runDir);
     expect(bad.status).toBe(1);

@@ -48,9 +48,9 @@ export function runVerify(argv: string[]): number {
   for (const p of r.problems) process.stdout.write(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}\n`);
   const a = r.audit;
   const audit = noAudit
-    ? 'claim audit not checked (--no-audit): citations, quotations and source hashes only'
+    ? 'claim audit not checked (--no-audit): citations, quotations, uncited statements and source hashes only'
     : `audit: ${a.supported} supported, ${a.partial} partial, ${a.unsupported} unsupported, ${a.unaudited} unaudited`;
-  process.stdout.write(`verify: ${plural(r.citations, 'citation')}, ${plural(r.pairs, 'claim–source pair')}; ${audit}\n`);
+  process.stdout.write(`verify: ${plural(r.citations, 'citation')}, ${plural(r.pairs, 'claim–source pair')}, ${plural(r.uncited.length, 'uncited statement')}; ${audit}\n`);
   process.stdout.write(r.problems.length === 0 ? 'verify: ok\n' : `verify: ${plural(r.problems.length, 'problem')}\n`);
   return r.problems.length === 0 ? 0 : 1;
 }

@@ -1,4 +1,6 @@
 // Critic loop (SPEC 4.1): when to stop critiquing, and which gap to chase next.
+import { jaccard } from './similarity.js';
+import { isStopWord, terms } from './text.js';
 import type { GapKind } from './types.js';
 
 export interface CriticGap {
@@ -40,6 +42,19 @@ export function normaliseQuestion(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').replace(/[\s.?!;:]+$/u, '').trim();
 }
 
+/**
+ * Two open questions are the same gap when their texts match after normalisation, or when their
+ * stop-word-free stems overlap by at least SAME_GAP (Jaccard): a critic rewording a gap in a later round
+ * ("Is WAL checkpoint starvation documented for long-running readers?" / "Whether checkpoint starvation
+ * under long-running readers in WAL mode is documented") must not list it twice; two gaps about one
+ * subject that ask different things ("revenue" / "staff turnover" of the same pilot) stay apart.
+ */
+export const SAME_GAP = 0.6;
+
+export function sameQuestion(a: string, b: string): boolean {
+  return normaliseQuestion(a) === normaliseQuestion(b) || jaccard(a, b) >= SAME_GAP;
+}
+
 export interface NextDefinition {
   name: string;
   sub_questions: { id: string; question: string }[];
@@ -51,12 +66,55 @@ export interface NextDefinition {
  * sub-question from its description. Subjects are the caller's to add: only it knows the entities.
  */
 export function nextDefinition(gap: Pick<CriticGap, 'description' | 'query'>, taken: readonly string[], criticIndex: number): NextDefinition {
-  const query = gap.query.trim().replace(/\s+/g, ' ');
-  const words = query.length <= 100 ? query : query.slice(0, 100).replace(/\s+\S*$/, '');
-  const base = `Critic ${criticIndex}: ${words}`;
+  const base = `Critic ${criticIndex}: ${shortName(gap)}`;
   let name = base;
   for (let n = 2; taken.includes(name); n++) name = `${base} (${n})`;
-  return { name, sub_questions: [{ id: 'SQ-1', question: gap.description }], subjects: [] };
+  return { name, sub_questions: [{ id: 'SQ-1', question: asQuestion(gap) }], subjects: [] };
+}
+
+const NAME_WORDS = 4;
+
+/**
+ * A name a person would write for the gap: the first NAME_WORDS content words of its query (search
+ * operators, site: filters, quoted-phrase marks, stop words and repeats left out), as written. A query
+ * with no such word falls back to the description's.
+ */
+export function shortName(gap: Pick<CriticGap, 'description' | 'query'>): string {
+  const words = (text: string) => {
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const raw of text.split(/\s+/)) {
+      if (/^-|^[a-z]+:/i.test(raw) || /^(?:OR|AND|NOT)$/.test(raw)) continue; // -term, site:x, OR
+      const w = raw.replace(/^["'(\u201c]+|["'),.;:!?\u201d]+$/g, '');
+      const key = w.toLowerCase();
+      if (w === '' || !/[\p{L}\p{N}]/u.test(w) || isStopWord(key) || seen.has(key)) continue;
+      if (terms(w).every((t) => isStopWord(t))) continue;
+      seen.add(key);
+      out.push(w);
+      if (out.length === NAME_WORDS) break;
+    }
+    return out;
+  };
+  const picked = words(gap.query);
+  return (picked.length > 0 ? picked : words(gap.description)).join(' ') || 'follow-up';
+}
+
+const QUESTION_START = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had)\b/i;
+
+/**
+ * The gap as a question: its description's first sentence when that is one (or starts like one, as
+ * "Which versions …"); "Whether X" becomes "Is it true that X?"; anything else is asked about:
+ * "What do the sources say about <name>? (<description>)".
+ */
+export function asQuestion(gap: Pick<CriticGap, 'description' | 'query'>): string {
+  const d = gap.description.trim().replace(/\s+/g, ' ');
+  const first = /^.*?[.?!](?=\s|$)/.exec(d)?.[0] ?? d;
+  if (first.endsWith('?')) return first;
+  const body = first.replace(/[.!]+$/, '');
+  if (QUESTION_START.test(body)) return `${body}?`;
+  const whether = /^whether\s+(.*)$/i.exec(body);
+  if (whether) return `Is it true that ${whether[1]}?`;
+  return `What do the sources say about ${shortName(gap)}? (${body})`;
 }
 
 export function emptyCriticState(): CriticState {
@@ -74,11 +132,8 @@ export function applyCritique(
   criticRounds: number,
 ): CritiqueOutcome {
   const openQuestions = [...state.open_questions];
-  const seen = new Set(openQuestions.map(normaliseQuestion));
   const keep = (g: CriticGap): void => {
-    const key = normaliseQuestion(g.description);
-    if (seen.has(key)) return;
-    seen.add(key);
+    if (openQuestions.some((q) => sameQuestion(q, g.description))) return;
     openQuestions.push(g.description);
   };
   for (const g of input.gaps) if (g.unanswerable === true) keep(g);

@@ -2,6 +2,7 @@
 // sub-question, or that names the subject. Computed from state, so a caller's summary never stands in for
 // evidence and a fact about one subject is never shown as another's.
 import type { Confidence } from './types.js';
+import { jaccard, stems } from './similarity.js';
 import { isStopWord, terms } from './text.js';
 
 export interface FindingFact {
@@ -24,9 +25,18 @@ const stem = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss'
  * latest. The caller's words choose among grounded facts and are never shown themselves.
  */
 export function subQuestionKeyFinding<F extends FindingFact>(id: string, facts: readonly F[], proposed?: string): F | undefined {
-  const wanted = new Set(proposed ? terms(proposed).filter((t) => !isStopWord(t)).map(stem) : []);
-  const shared = (f: F) => (wanted.size === 0 ? 0 : new Set(terms(f.fact).map(stem).filter((t) => wanted.has(t))).size);
-  return best(facts, (f) => f.sub_questions.includes(id), shared);
+  return best(facts, (f) => f.sub_questions.includes(id), closeness(proposed));
+}
+
+/**
+ * How close a fact is to the investigator's own words for the finding: the Jaccard overlap of their
+ * stop-word-free stems, so that a long fact does not win by sheer length. With confidence computed,
+ * most facts tie on it, and this decides.
+ */
+function closeness<F extends FindingFact>(proposed: string | undefined): (f: F) => number {
+  if (!proposed) return () => 0;
+  const wanted = stems(proposed);
+  return (f) => jaccard(wanted, stems(f.fact));
 }
 
 /** A fact names a subject when every content word of the subject's name is a word of the fact. */
@@ -38,9 +48,37 @@ export function namesSubject(subject: string, text: string): boolean {
   return wanted.every((w) => have.has(w));
 }
 
-/** The best grounded fact that names the subject, ranked as for sub-questions. */
-export function subjectKeyFinding<F extends FindingFact>(subject: string, facts: readonly F[]): F | undefined {
-  return best(facts, (f) => namesSubject(subject, f.fact));
+/**
+ * The best grounded fact that names the subject, ranked as for sub-questions (closest to the subject's
+ * `evidence` among ties). A subject whose facts name it in part ("WAL" and "checkpoint" for "WAL
+ * checkpoint starvation") does not show `—`: when no fact names every content word, the fact naming the
+ * largest share of them wins, if that is more than half; a fact from a round that targeted the subject
+ * first among equals. A fact that names none of the subject's words is never shown as its finding, whatever round
+ * it came from.
+ */
+export function subjectKeyFinding<F extends FindingFact>(
+  subject: string,
+  facts: readonly F[],
+  o: { evidence?: string | undefined; targetedRounds?: readonly number[] } = {},
+): F | undefined {
+  const near = closeness<F>(o.evidence);
+  const named = best(facts, (f) => namesSubject(subject, f.fact), near);
+  if (named) return named;
+  const rounds = new Set(o.targetedRounds ?? []);
+  return best(
+    facts,
+    // More than half of its words: "pilot" alone is not "UK pilot", not even in a round that targeted it.
+    (f) => share(subject, f.fact) > 0.5,
+    (f) => share(subject, f.fact) * 4 + (rounds.has(f.round) ? 2 : 0) + near(f),
+  );
+}
+
+/** The share of the subject's content words that the text names. */
+function share(subject: string, text: string): number {
+  const words = terms(subject).filter((t) => !isStopWord(t)).map(stem);
+  if (words.length === 0) return 0;
+  const have = new Set(terms(text).map(stem));
+  return words.filter((w) => have.has(w)).length / words.length;
 }
 
 function best<F extends FindingFact>(facts: readonly F[], fits: (f: F) => boolean, affinity: (f: F) => number = () => 0): F | undefined {

@@ -2,6 +2,7 @@
 // by a rule the writer, the auditor and verify_report all share. Pure: text in, structures out.
 import { createHash } from 'node:crypto';
 import { normalizeForMatch, plainTextProjection } from './grounding.js';
+import { isStopWord, terms } from './text.js';
 
 export interface Statement {
   /** 1-based line of the citation group. */
@@ -9,6 +10,20 @@ export interface Statement {
   /** The statement as written, markdown links reduced to their text, trimmed. */
   text: string;
   ids: string[];
+  context: PairContext;
+}
+
+/**
+ * What makes a statement a claim when it is only a fragment: the whole sentence it stands in, the
+ * sentence before it (in the same section), and for a table cell the table's header and the row's label.
+ */
+export interface PairContext {
+  sentence: string;
+  previous?: string;
+  /** A table cell's: the header cells, and the header of the cell's own column. */
+  header?: string[];
+  column?: string;
+  row?: string;
 }
 
 export interface Pair {
@@ -16,6 +31,65 @@ export interface Pair {
   line: number;
   statement: string;
   source_id: string;
+  context: PairContext;
+}
+
+/** What the claim audit judges: a cited pair, or an uncited sentence (`source_id: null`). */
+export interface AuditPair {
+  pair_id: string;
+  line: number;
+  statement: string;
+  source_id: string | null;
+  context?: PairContext;
+}
+
+/** The cited pairs and the uncited sentences, in report order (by line, cited first on a line). */
+export function auditPairs(parsed: Pick<ParsedReport, 'pairs' | 'uncited'>): AuditPair[] {
+  const all: AuditPair[] = [...parsed.pairs, ...parsed.uncited.map((u) => ({ pair_id: u.pair_id, line: u.line, statement: u.text, source_id: null, context: u.context }))];
+  return all.map((p, i) => ({ p, i })).sort((a, b) => a.p.line - b.p.line || a.i - b.i).map(({ p }) => p);
+}
+
+/**
+ * The context a pair shows the auditor, or undefined when the statement is its whole sentence and has
+ * none before it: the previous sentence, the whole sentence, and a table's columns and row label.
+ */
+export function contextText(statement: string, c: PairContext | undefined): string | undefined {
+  if (!c) return undefined;
+  const parts: string[] = [];
+  if (c.previous) parts.push(c.previous);
+  if (c.sentence && normalizeStatement(c.sentence) !== normalizeStatement(statement)) parts.push(c.sentence);
+  if (c.header && c.header.some((h) => h !== '')) parts.push(`[table: ${c.header.join(' | ')}${c.row ? `; row: ${c.row}` : ''}]`);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/**
+ * The words that rank a pair's passages besides its statement, or undefined when the statement ranks
+ * alone. Measured on real runs (bench/pair-context.ts), context words pulled the first passage away from
+ * the support for statements that name their subject, at every weight tried; they help a fragment that
+ * does not ("or `max_redirects`", "Read Committed is the default", a table cell). So: a table cell ranks
+ * with its column and row label, and a statement of at most FRAGMENT_TERMS (2) content words with its sentence
+ * and the one before.
+ */
+export function rankingContext(c: PairContext | undefined, statement: string): string | undefined {
+  if (!c) return undefined;
+  const parts = c.header ? [c.column, c.row] : contentTerms(statement) <= FRAGMENT_TERMS ? [c.previous, c.sentence] : [];
+  const text = parts.filter((x): x is string => Boolean(x)).join(' ');
+  return text === '' ? undefined : text;
+}
+
+const FRAGMENT_TERMS = 2;
+
+function contentTerms(s: string): number {
+  return new Set(terms(s).filter((t) => !isStopWord(t) && t.length > 1)).size;
+}
+
+/** A body sentence (or table row) that states something checkable and cites nothing (SPEC 4.1). */
+export interface Uncited {
+  /** Derived like a pair's id, from the sentence and no source. */
+  pair_id: string;
+  line: number;
+  text: string;
+  context: PairContext;
 }
 
 export interface Quotation {
@@ -30,6 +104,8 @@ export interface ParsedReport {
   /** One per distinct (statement, source id), in report order. */
   pairs: Pair[];
   quotations: Quotation[];
+  /** Uncited checkable sentences, in report order. */
+  uncited: Uncited[];
 }
 
 export const CITATION_GROUP = /\[(S\d+(?:\s*,\s*S\d+)*)\]/g;
@@ -46,16 +122,44 @@ const ABBREVIATIONS = new Set([
 interface Block {
   text: string;
   lines: number[];
+  /** Counts headings passed: a previous sentence is taken only from the same section. */
+  section: number;
+  /** In `## Open Questions`: its sentences are questions, not claims, and need no citation. */
+  exempt: boolean;
+  /** A table cell's place: its row's cells, the table's header cells, and its column. */
+  table?: { row: string[]; header: string[]; column: number; header_row: boolean };
 }
 
 /** Splits the report body into statements, pairs and quotations (SPEC 4.1 statements and pairs). */
 export function parseReport(markdown: string): ParsedReport {
   const statements: Statement[] = [];
   const quotations: Quotation[] = [];
+  const uncited: Uncited[] = [];
+  let previous: { section: number; sentence: string } | undefined;
+  const rowsSeen = new Set<number>();
   for (const block of bodyBlocks(markdown)) {
-    const { statements: s, quotations: q } = parseBlock(block);
-    statements.push(...s);
-    quotations.push(...q);
+    const before = previous && previous.section === block.section && !block.table ? previous.sentence : undefined;
+    const parsed = parseBlock(block, before);
+    statements.push(...parsed.statements);
+    quotations.push(...parsed.quotations);
+    if (block.table) {
+      // A table row is one unit for citing: a row none of whose cells cites is uncited when it is checkable.
+      const t = block.table;
+      const line = block.lines[0] ?? 1;
+      if (!block.exempt && !t.header_row && !rowsSeen.has(line)) {
+        rowsSeen.add(line);
+        const cells = t.row.map(cleanStatement).filter((c) => c !== '');
+        const text = cells.join(' | ');
+        if (!t.row.some((c) => hasGroup(c)) && checkableRow(cells)) {
+          const context: PairContext = { sentence: text, header: t.header, ...(cells[0] ? { row: cells[0] } : {}) };
+          uncited.push({ pair_id: pairId(text, ''), line, text, context });
+        }
+      }
+      previous = undefined;
+      continue;
+    }
+    if (!block.exempt) uncited.push(...parsed.uncited);
+    if (parsed.last !== undefined) previous = { section: block.section, sentence: parsed.last };
   }
   const pairs: Pair[] = [];
   const seen = new Set<string>();
@@ -64,10 +168,16 @@ export function parseReport(markdown: string): ParsedReport {
       const pair_id = pairId(s.text, id);
       if (seen.has(pair_id)) continue;
       seen.add(pair_id);
-      pairs.push({ pair_id, line: s.line, statement: s.text, source_id: id });
+      pairs.push({ pair_id, line: s.line, statement: s.text, source_id: id, context: s.context });
     }
   }
-  return { statements, pairs, quotations };
+  const once = new Set<string>();
+  const distinct = uncited.filter((u) => !once.has(u.pair_id) && Boolean(once.add(u.pair_id)));
+  return { statements, pairs, quotations, uncited: distinct };
+}
+
+function hasGroup(text: string): boolean {
+  return new RegExp(CITATION_GROUP.source).test(text);
 }
 
 /** Derived from the normalised statement and the source id only, so it survives edits elsewhere. */
@@ -96,7 +206,7 @@ function bodyBlocks(markdown: string): Block[] {
   const append = (text: string, line: number, k: 'paragraph' | 'item', fresh: boolean) => {
     if (fresh || !current || kind !== k) {
       close();
-      current = { text: '', lines: [] };
+      current = { text: '', lines: [], section, exempt: skipUncited };
       kind = k;
     } else {
       current.text += ' ';
@@ -108,6 +218,9 @@ function bodyBlocks(markdown: string): Block[] {
 
   let fence: string | undefined;
   let skip = false;
+  let skipUncited = false;
+  let section = 0;
+  let header: string[] = [];
   let start = 0;
   if (lines[0] === '---') {
     const end = lines.indexOf('---', 1);
@@ -132,7 +245,11 @@ function bodyBlocks(markdown: string): Block[] {
       const depth = heading[1]?.length ?? 0;
       const name = (heading[2] ?? '').replace(/[ \t]+#+$/, '').trim();
       if (depth === 2 && name === 'Sources') break;
-      if (depth <= 2) skip = depth === 2 && name === 'Methods';
+      if (depth <= 2) {
+        skip = depth === 2 && name === 'Methods';
+        skipUncited = depth === 2 && name === 'Open Questions';
+      }
+      section += 1;
       continue;
     }
     if (skip) continue;
@@ -142,8 +259,15 @@ function bodyBlocks(markdown: string): Block[] {
     }
     if (/^ {0,3}\|/.test(raw) || /^\s*\|?\s*:?-{3,}:?\s*\|/.test(raw)) {
       close();
-      if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(raw)) continue;
-      for (const c of tableCells(raw)) blocks.push({ text: c, lines: Array.from({ length: c.length }, () => n) });
+      if (SEPARATOR.test(raw)) continue;
+      const row = tableCells(raw);
+      // The row above a separator line is the table's header.
+      const headerRow = SEPARATOR.test(lines[i + 1] ?? '');
+      if (headerRow) header = row.map((c) => cleanStatement(c));
+      row.forEach((c, column) => {
+        if (c === '') return;
+        blocks.push({ text: c, lines: Array.from({ length: c.length }, () => n), section, exempt: skipUncited, table: { row, header, column, header_row: headerRow } });
+      });
       continue;
     }
     const quote = raw.replace(/^ {0,3}(?:>[ \t]?)+/, '');
@@ -175,8 +299,10 @@ function tableCells(row: string): string[] {
     } else cur += ch;
   }
   cells.push(cur);
-  return cells.map((c) => c.trim()).filter((c) => c !== '');
+  return cells.map((c) => c.trim());
 }
+
+const SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
 // --- sentences and statements ---------------------------------------------------------------------
 
@@ -185,7 +311,7 @@ interface Span {
   end: number;
 }
 
-function parseBlock(block: Block): { statements: Statement[]; quotations: Quotation[] } {
+function parseBlock(block: Block, previous: string | undefined): { statements: Statement[]; quotations: Quotation[]; uncited: Uncited[]; last?: string } {
   const text = block.text;
   const quotes = quoteSpans(text);
   const groups = [...text.matchAll(CITATION_GROUP)].map((m) => ({
@@ -195,6 +321,18 @@ function parseBlock(block: Block): { statements: Statement[]; quotations: Quotat
   }));
   const starts = sentenceStarts(text, quotes, groups);
   const lineAt = (i: number) => block.lines[Math.min(i, block.lines.length - 1)] ?? 1;
+  // Each sentence's text without its citation groups: the context of its statements.
+  const sentences = starts.map((st, k) => cleanStatement(text.slice(st, starts[k + 1] ?? text.length).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, '')));
+  const cited = new Set<number>();
+  const contextOf = (k: number): PairContext => {
+    const before = k > 0 ? sentences[k - 1] : previous;
+    const t = block.table;
+    return {
+      sentence: sentences[k] ?? '',
+      ...(before ? { previous: before } : {}),
+      ...(t ? { header: t.header, ...(t.header[t.column] ? { column: t.header[t.column] } : {}), ...(t.column > 0 && t.row[0] ? { row: cleanStatement(t.row[0]) } : {}) } : {}),
+    };
+  };
 
   const statements: Statement[] = [];
   const spans: Array<Span & { ids: string[] }> = [];
@@ -203,12 +341,14 @@ function parseBlock(block: Block): { statements: Statement[]; quotations: Quotat
     let s = lastAtOrBefore(starts, g.start);
     // A group opening a sentence ("… expensive. [S7]") belongs to the sentence before it.
     if (text.slice(s, g.start).trim() === '' && s > 0) s = lastAtOrBefore(starts, s - 1);
+    const k = starts.indexOf(s);
+    cited.add(k);
     const from = Math.max(s, prevEnd);
     prevEnd = g.end;
     const raw = text.slice(from, g.start);
     const clean = cleanStatement(raw);
     if (clean === '') continue;
-    statements.push({ line: lineAt(g.start), text: clean, ids: g.ids });
+    statements.push({ line: lineAt(g.start), text: clean, ids: g.ids, context: contextOf(k) });
     spans.push({ start: from, end: g.start, ids: g.ids });
   }
 
@@ -219,7 +359,99 @@ function parseBlock(block: Block): { statements: Statement[]; quotations: Quotat
     const owner = spans.find((sp) => q.start >= sp.start && q.end <= sp.end);
     quotations.push({ line: lineAt(q.start), text: text.slice(q.start + 1, q.end - 1), ids: owner?.ids ?? [] });
   }
-  return { statements, quotations };
+
+  const uncited: Uncited[] = [];
+  if (!block.table) {
+    sentences.forEach((sentence, k) => {
+      if (cited.has(k) || sentence === '' || !isCheckable(sentence)) return;
+      uncited.push({ pair_id: pairId(sentence, ''), line: lineAt(starts[k] ?? 0), text: sentence, context: contextOf(k) });
+    });
+  }
+  const last = [...sentences].reverse().find((x) => x !== '');
+  return { statements, quotations, uncited, ...(last !== undefined ? { last } : {}) };
+}
+
+// --- checkable statements -------------------------------------------------------------------------
+
+/*
+ * What needs a citation (SPEC 4.1 "uncited statements"). A sentence is checkable when, besides being a
+ * statement (not a question) of at least MIN_WORDS words, it holds any of:
+ *   - a number, date or version: a digit anywhere ("3.12", "2024", "50%"), or a count in words
+ *     ("three", "twelve", "hundred"), as in "Three qualifications apply", unless a determiner makes it a
+ *     reference to what the text already named ("The three clients differ most in their defaults");
+ *   - a quotation: a span in double quotes;
+ *   - a code term: a span in backticks ("depends on `PRAGMA synchronous`");
+ *   - a named thing, of which the rest of the sentence states a property or behaviour: a word with a
+ *     capital after its first letter ("SQLite", "PostgreSQL", "macOS"), an acronym of 2+ capitals ("WAL"),
+ *     a capitalised possessive ("Python's"), or a capitalised word that does not open the sentence (or a
+ *     clause after a colon) and is not "I" ("rests on Linux file locks").
+ * Not checkable: a sentence with none of these ("The checkpoints differ in what they do, who runs them
+ * and what holds them back"), a question, and, unless it holds a quotation, a sentence about the report
+ * ("The sections below compare …", "as follows", "Confidence is high for …", "Suppose …") or one saying what
+ * the evidence lacks ("None of the stored pages says where `-c` falls"): no passage supports an absence.
+ * Tuned on two real-model trial reports: of 19 sentences the first version flagged, the ten left are claims
+ * a reader can check, two of them borderline. A table row is one unit: checkable when
+ * it holds a number, quotation, code term or named thing, or at least MIN_WORDS words over 2+ cells.
+ * What is missed on purpose: a claim about a common noun with none of the marks ("Serialization anomalies
+ * remain possible"); telling it from connective prose needs more than surface features, and a reader
+ * forced to cite connective prose would learn to ignore the check.
+ */
+const MIN_WORDS = 3;
+/** Capitalised possessives that name no particular thing. */
+const NOT_NAMES = new Set(['today', 'everyone', 'everybody', 'nobody', 'one', 'someone', 'somebody', 'anyone', 'each']);
+const NUMBER_WORDS = new Set(
+  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion trillion dozen twice thrice'.split(' '),
+);
+const ABOUT_THE_REPORT = /\b(?:this|the following|the) (?:report|section|sections|table|list)\b|\b(?:below|above|as follows)\b|^(?:see|in short|in summary|to summari[sz]e|suppose|imagine|confidence is|confidence in)\b/i;
+// A sentence about the evidence itself, saying what it does not hold ("None of the stored pages says …",
+// "The documentation does not settle …"): no passage can support an absence, and it is no claim about the
+// subject. It is exempt only when it has a negation and names the evidence.
+const ABOUT_THE_EVIDENCE = /\b(?:sources?|pages?|documents?|documentation|docs|reference|manual|copy|copies|evidence|releases?)\b/i;
+const DETERMINERS = new Set(['the', 'these', 'those', 'its', 'their', 'both', 'all', 'our', 'my', 'your', 'his', 'her', 'first', 'last', 'other']);
+
+export function isCheckable(sentence: string): boolean {
+  const plain = sentence.replace(/[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}/g, '').trim();
+  if (/\?["'\u201d\u2019)]*$/.test(plain)) return false;
+  const words = plain.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  if (words.length < MIN_WORDS) return false;
+  const quotation = /"[^"]+"|\u201c[^\u201d]+\u201d/.test(plain);
+  const code = /`[^`]+`/.test(plain);
+  if (quotation) return true;
+  if (ABOUT_THE_REPORT.test(plain) || ABOUT_THE_EVIDENCE.test(plain) && /\b(?:no|not|neither|nor|none|lacks?|without|never)\b|n't\b/i.test(plain)) return false;
+  if (quotation || code) return true;
+  if (/\p{N}/u.test(plain)) return true;
+  // "Three qualifications apply" counts; "the three clients" refers to what the text already named.
+  const bare = words.map((w) => w.toLowerCase().replace(/[^\p{L}]/gu, ''));
+  if (bare.some((w, i) => NUMBER_WORDS.has(w) && !DETERMINERS.has(bare[i - 1] ?? ''))) return true;
+  return hasNamedThing(plain);
+}
+
+function hasNamedThing(sentence: string): boolean {
+  const tokens = sentence.split(/\s+/);
+  let opening = true;
+  for (const raw of tokens) {
+    const w = raw.replace(/^[("'\u201c\u2018[]+/, '').replace(/[)"'\u201d\u2019\].,;:!?]+$/, '');
+    if (w !== '' && /\p{L}/u.test(w)) {
+      if (/^\p{L}[\p{L}\p{N}]*\p{Lu}/u.test(w) && /\p{Ll}/u.test(w)) return true; // SQLite, macOS, PostgreSQL
+      if (/^\p{Lu}{2,}\d*s?$/u.test(w)) return true; // WAL, HTTP2, APIs
+      const possessive = /^(\p{Lu}\p{Ll}+)['\u2019]s$/u.exec(w);
+      if (possessive && !isStopWord((possessive[1] ?? '').toLowerCase()) && !NOT_NAMES.has((possessive[1] ?? '').toLowerCase())) return true; // Python's
+      if (!opening && /^\p{Lu}/u.test(w) && w !== 'I') return true;
+      opening = false;
+    }
+    // After a colon or a dash a new clause opens, whose first word may be capitalised.
+    if (/[:;]$/.test(raw) || raw === '—' || raw === '–') opening = true;
+  }
+  return false;
+}
+
+/** A table row: its cells, markup reduced. */
+function checkableRow(cells: string[]): boolean {
+  const text = cells.join(' ');
+  if (/\p{N}|`|"|\u201c/u.test(text)) return true;
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  if (cells.length >= 2 && words.length >= MIN_WORDS) return true;
+  return cells.some((c) => hasNamedThing(`x ${c}`));
 }
 
 function cleanStatement(raw: string): string {

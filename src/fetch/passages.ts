@@ -263,7 +263,16 @@ function upperBound(sorted: number[], v: number): number {
 // --- BM25 ------------------------------------------------------------------------------------------
 
 function bm25(markdown: string, units: Unit[], query: string[]): number[] {
-  const docs = units.map((u) => {
+  return bm25Weighted(unitDocs(markdown, units), new Map(query.map((q) => [q, 1])));
+}
+
+interface Doc {
+  counts: Map<string, number>;
+  length: number;
+}
+
+function unitDocs(markdown: string, units: Unit[]): Doc[] {
+  return units.map((u) => {
     // A unit cut off from its heading still belongs to that section: score the heading with it.
     const head = u.heading && !u.startsSection ? `${u.heading.title}\n` : '';
     const counts = new Map<string, number>();
@@ -271,19 +280,23 @@ function bm25(markdown: string, units: Unit[], query: string[]): number[] {
     for (const t of toks) counts.set(t, (counts.get(t) ?? 0) + 1);
     return { counts, length: toks.length };
   });
+}
+
+/** BM25 with a weight per query term (1 for the statement's own words, less for its context's). */
+function bm25Weighted(docs: Doc[], query: ReadonlyMap<string, number>): number[] {
   const n = docs.length;
   const avg = docs.reduce((s, d) => s + d.length, 0) / Math.max(1, n) || 1;
   const idf = new Map<string, number>();
-  for (const q of query) {
+  for (const q of query.keys()) {
     const df = docs.filter((d) => d.counts.has(q)).length;
     idf.set(q, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   }
   return docs.map((d) => {
     let score = 0;
-    for (const q of query) {
+    for (const [q, w] of query) {
       const tf = d.counts.get(q) ?? 0;
       if (tf === 0) continue;
-      score += (idf.get(q) ?? 0) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
+      score += w * (idf.get(q) ?? 0) * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * d.length) / avg)));
     }
     return score;
   });
@@ -361,25 +374,55 @@ function isHighSurrogate(code: number): boolean {
 
 // --- passages for a claim --------------------------------------------------------------------------
 
+/** Words of a claim's context (its sentence, the sentence before, a table's column and row) weigh this much. */
+export const CONTEXT_WEIGHT = 0.25;
+
+/** The statement's words at weight 1, the context's other words at CONTEXT_WEIGHT. */
+function claimQuery(statement: string, context?: string): Map<string, number> {
+  const query = new Map<string, number>(terms(statement).map((t) => [t, 1]));
+  for (const t of terms(context ?? '')) if (!query.has(t)) query.set(t, CONTEXT_WEIGHT);
+  return query;
+}
+
 /**
  * The `count` passages of `markdown` that best match `statement`, best first, each at most `maxChars`:
  * the same units and ranking as `selectPassages`, cut down to the run of sentences around the unit's
  * best-matching sentence, so that an auditor reads evidence rather than pages. Empty when nothing matches.
+ * `context` (the words that make a fragment a claim) ranks too, at a lower weight than the statement's.
  */
-export function rankedPassages(markdown: string, statement: string, count = 2, maxChars = 420): string[] {
-  const query = [...new Set(terms(statement))];
-  if (query.length === 0) return [];
-  const units = splitUnits(markdown);
-  const scores = bm25(markdown, units, query);
-  const best = units
-    .filter((u) => (scores[u.index] ?? 0) > 0)
-    .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index)
+export function rankedPassages(markdown: string, statement: string, count = 2, maxChars = 420, context?: string): string[] {
+  return rankedPassagesAcross([{ id: '', markdown }], statement, count, maxChars, context).map((p) => p.passage);
+}
+
+/**
+ * As `rankedPassages`, over the units of several sources ranked together (one BM25 index, so that scores
+ * compare): the passages for a sentence that cites nothing, each with the source it comes from.
+ */
+export function rankedPassagesAcross(
+  sources: readonly { id: string; markdown: string }[],
+  statement: string,
+  count = 2,
+  maxChars = 420,
+  context?: string,
+): { source_id: string; passage: string }[] {
+  const query = claimQuery(statement, context);
+  if (query.size === 0) return [];
+  const split = sources.map((s) => ({ s, units: splitUnits(s.markdown) }));
+  const all = split.flatMap(({ s, units }) => units.map((u) => ({ s, u })));
+  const docs = split.flatMap(({ s, units }) => unitDocs(s.markdown, units));
+  const scores = bm25Weighted(docs, query);
+  const best = all
+    .map((x, i) => ({ ...x, score: scores[i] ?? 0, i }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, count);
-  return best.map((u) => around(markdown.slice(u.start, u.end), new Set(query), maxChars)).filter((p) => p !== '');
+  return best
+    .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars) }))
+    .filter((p) => p.passage !== '');
 }
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
-function around(unit: string, query: Set<string>, maxChars: number): string {
+function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number): string {
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
@@ -392,7 +435,8 @@ function around(unit: string, query: Set<string>, maxChars: number): string {
     .trim();
   const sentences = flat.split(/(?<=[.!?。！？]["'”’)\]]*)\s+/).filter((s) => s !== '');
   if (sentences.length === 0) return '';
-  const hits = sentences.map((s) => new Set(terms(s).filter((t) => query.has(t))).size);
+  // The statement's own words pick the sentence; its context's only break ties.
+  const hits = sentences.map((s) => [...new Set(terms(s))].reduce((n, t) => n + (query.get(t) === 1 ? 1 : query.has(t) ? 1e-3 : 0), 0));
   let lo = hits.indexOf(Math.max(...hits));
   let hi = lo;
   let text = sentences[lo] ?? '';

@@ -70,9 +70,10 @@ export function renderCompletionReport(
       same.sub_questions = [...new Set([...same.sub_questions, ...f.sub_questions])];
     }
   }
+  // The quote is not repeated here: the micro-report of the round that found the fact (linked at the top)
+  // shows it (real runs' completion reports ran to 37k characters, mostly quotes shown twice).
   const factView = (f: StoredFact & { rounds: number[] }) => ({
     fact: inline(f.fact),
-    quote: inline(f.quote),
     source: sourceLink(f.source_id, f.url),
     confidence: f.confidence,
     rounds: `${f.rounds.length === 1 ? 'round' : 'rounds'} ${f.rounds.join(', ')}`,
@@ -103,7 +104,7 @@ export function renderCompletionReport(
       confidence: cell(q.confidence),
       key_finding: finding(subQuestionKeyFinding(q.id, state.facts, q.key_finding)),
     })),
-    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts)) })),
+    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts, { evidence: s.evidence, targetedRounds: state.rounds.filter((r) => r.targeted_subjects.includes(s.name)).map((r) => r.round) })) })),
     fact_groups: factGroups,
     has_sources: sources.length > 0,
     sources,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { auditCounts, auditProblems, type AuditCounts, type AuditState } from '../engine/audit.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { projectForMatching, quoteFoundIn } from '../engine/grounding.js';
-import { parseReport } from '../engine/statements.js';
+import { parseReport, type Uncited } from '../engine/statements.js';
 
 export const DEGRADED_LINE = 'Degraded: yes — the answer rests on partial information.';
 
@@ -26,6 +26,8 @@ export interface VerifyResult {
   /** Claim–source pairs of the report as it stands. */
   pairs: number;
   audit: AuditCounts;
+  /** Checkable body sentences that cite nothing (SPEC 4.1 uncited statements). */
+  uncited: { line: number; text: string }[];
 }
 
 /**
@@ -37,10 +39,20 @@ export function verifyReport(text: string, sources: ReadonlyMap<string, VerifySo
   const parsed = parseReport(text);
   const audit = auditCounts(opts.audit ?? { version: 1, verdicts: {} }, parsed.pairs);
   if (opts.audit) problems.push(...auditProblems(opts.audit, parsed.pairs));
+  for (const u of parsed.uncited) problems.push({ line: u.line, message: uncitedMessage(u, opts.audit) });
   let citations = 0;
   const { body } = withoutSourcesList(text);
   for (const m of body.matchAll(CITATION)) citations += (m[1] ?? '').split(',').length;
-  return { problems: problems.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message)), citations, pairs: parsed.pairs.length, audit };
+  return { problems: problems.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message)), citations, pairs: parsed.pairs.length, audit, uncited: parsed.uncited.map((u) => ({ line: u.line, text: u.text })) };
+}
+
+/** What to do about an uncited sentence, with what the audit found for it when it has judged it. */
+function uncitedMessage(u: Uncited, audit: AuditState | undefined): string {
+  const v = audit?.verdicts[u.pair_id];
+  const what = `uncited statement "${u.text.length > 80 ? `${u.text.slice(0, 77)}...` : u.text}"`;
+  if (v?.verdict === 'SUPPORTED' && v.source_id) return `${what}: the audit found it in ${v.source_id}; cite [${v.source_id}] at its end`;
+  if (v) return `${what} is ${v.verdict}${v.source_id ? ` in ${v.source_id}` : ''}: ${v.note ?? ''}. Narrow it to what a source says and cite it, or remove it`;
+  return `${what}: cite the source that says it, or remove it (audit_report offers it with source_id null)`;
 }
 
 function withoutSourcesList(text: string): { body: string } {

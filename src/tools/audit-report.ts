@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { auditCounts } from '../engine/audit.js';
-import { parseReport } from '../engine/statements.js';
+import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, fail, ok } from './result.js';
@@ -27,8 +27,10 @@ const outputSchema = {
       pair_id: z.string(),
       line: z.number(),
       statement: z.string(),
-      source_id: z.string(),
+      source_id: z.string().nullable(),
+      context: z.string().optional(),
       passages: z.array(z.string()),
+      passage_sources: z.array(z.string()).optional(),
       verdict: z.string().optional(),
     }),
   ),
@@ -41,7 +43,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "The report's claim–source pairs, each with line, statement, source id, verdict and the best-matching passages of its stored source (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+      "The report's claim–source pairs and uncited sentences (source_id null), each with line, statement, context, verdict and best-matching passages (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
@@ -50,10 +52,17 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const run = ctx.store.loadRun(args.run_id);
     const report = readReport(ctx.store, run.run_id, args.path, ctx.cwd);
     if (report.text === undefined) return fail(`no report at ${report.shown}; write the report there first, then audit it`);
-    const { rankedPassages } = await import('../fetch/passages.js');
+    const { rankedPassages, rankedPassagesAcross } = await import('../fetch/passages.js');
     const { escapePageText, wrapUntrusted } = await import('../fetch/untrusted.js');
-    const { pairs } = parseReport(report.text);
+    const pairs = auditPairs(parseReport(report.text));
     const audit = ctx.store.loadAudit(run.run_id);
+    // An uncited sentence may rest on any stored source: its passages are ranked over all of them.
+    let stored: { id: string; markdown: string }[] | undefined;
+    const allSources = () =>
+      (stored ??= ctx.store.listSourceIds(run.run_id).flatMap((id) => {
+        const s = ctx.store.readSource(run.run_id, id);
+        return s ? [{ id, markdown: s.markdown }] : [];
+      }));
     const offset = args.offset ?? 0;
     const limit = args.limit ?? DEFAULT_PAGE;
     // After a fix the changed pairs are scattered among settled ones; a re-audit pages through them alone.
@@ -61,18 +70,37 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const page = listed.slice(offset, offset + limit);
     const out = page.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
+      const context = contextText(p.statement, p.context);
+      const ranking = rankingContext(p.context, p.statement);
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
-      const source = verdict === 'SUPPORTED' ? undefined : ctx.store.readSource(run.run_id, p.source_id);
-      const passages = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS).map(escapePageText) : [];
-      return { pair_id: p.pair_id, line: p.line, statement: p.statement, source_id: p.source_id, passages, ...(verdict ? { verdict } : {}) };
+      let passages: string[] = [];
+      let from: string[] | undefined;
+      if (verdict !== 'SUPPORTED' && p.source_id === null) {
+        const found = rankedPassagesAcross(allSources(), p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking);
+        passages = found.map((x) => escapePageText(x.passage));
+        from = found.map((x) => x.source_id);
+      } else if (verdict !== 'SUPPORTED' && p.source_id !== null) {
+        const source = ctx.store.readSource(run.run_id, p.source_id);
+        passages = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking).map(escapePageText) : [];
+      }
+      return {
+        pair_id: p.pair_id,
+        line: p.line,
+        statement: p.statement,
+        source_id: p.source_id,
+        ...(context ? { context } : {}),
+        passages,
+        ...(from ? { passage_sources: from } : {}),
+        ...(verdict ? { verdict } : {}),
+      };
     });
     const next = offset + limit < listed.length ? offset + limit : undefined;
     // The URL of each source on the page, for reading more of it with fetch_source and a focus.
     const urls: Record<string, string> = {};
-    for (const p of out) {
-      if (urls[p.source_id] !== undefined) continue;
-      const url = ctx.store.readSource(run.run_id, p.source_id)?.url;
-      if (url) urls[p.source_id] = url;
+    for (const id of out.flatMap((p) => (p.source_id !== null ? [p.source_id] : (p.passage_sources ?? [])))) {
+      if (urls[id] !== undefined) continue;
+      const url = ctx.store.readSource(run.run_id, id)?.url;
+      if (url) urls[id] = url;
     }
     const structured: Record<string, unknown> = {
       total: pairs.length,
@@ -84,7 +112,9 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const listing = out
       .map((p) => {
         const missing = p.passages.length === 0 && p.verdict !== 'SUPPORTED' ? '\n(no passage of the stored text matches; read it with fetch_source and a focus)' : '';
-        return [`[${p.pair_id}] line ${p.line} · ${p.source_id} · ${p.verdict ?? 'unaudited'}`, `statement: ${p.statement}`, ...p.passages.map((x) => `passage: ${x}`)].join('\n') + missing;
+        const head = `[${p.pair_id}] line ${p.line} · ${p.source_id ?? 'UNCITED (source_id null: name the source that supports it)'} · ${p.verdict ?? 'unaudited'}`;
+        const passages = p.passages.map((x, i) => `passage${p.passage_sources ? ` (${p.passage_sources[i]})` : ''}: ${x}`);
+        return [head, `statement: ${p.statement}`, ...(p.context ? [`context: ${p.context}`] : []), ...passages].join('\n') + missing;
       })
       .join('\n\n');
     const text = out.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';

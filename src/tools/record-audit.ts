@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
-import { parseReport } from '../engine/statements.js';
+import { auditPairs, parseReport } from '../engine/statements.js';
 import { renderAudit } from '../reports/audit.js';
 import type { ToolContext } from './context.js';
 import { readReport, REPORT_NAME } from './report-file.js';
@@ -16,6 +16,7 @@ const inputSchema = {
       z.object({
         pair_id: z.string().min(1).max(40),
         verdict: z.enum(VERDICTS),
+        source_id: z.string().max(12).regex(/^S\d+$/).optional().describe('For a null source_id pair.'),
         passage: z.string().max(2000).optional().describe('Verbatim; for SUPPORTED, PARTIAL.'),
         note: z.string().max(1000).optional().describe('What is unsupported; for PARTIAL, UNSUPPORTED.'),
       }),
@@ -28,7 +29,9 @@ const outputSchema = {
   recorded: z.number(),
   refused: z.array(z.object({ pair_id: z.string(), why: z.string() })),
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
-  not_supported: z.array(z.string()).describe('Pairs not yet SUPPORTED, unjudged included.'),
+  not_supported: z.array(z.string()).describe('Pairs judged PARTIAL or UNSUPPORTED.'),
+  unaudited_pairs: z.array(z.string()),
+  cite: z.array(z.object({ line: z.number(), source_id: z.string() })).optional(),
   audit_path: z.string(),
 };
 
@@ -37,7 +40,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported.',
+      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, unaudited_pairs, cite.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -48,23 +51,27 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       const run = ctx.store.loadRun(args.run_id);
       const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd);
       if (report.text === undefined) return fail(`no report at ${report.shown}; write the report, then audit_report, then record_audit`);
-      const { pairs } = parseReport(report.text);
+      const pairs = auditPairs(parseReport(report.text));
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
       const result = applyVerdicts(ctx.store.loadAudit(run.run_id), args.verdicts, pairs, sourceText);
       const urls = new Map<string, string>();
-      for (const id of new Set(pairs.map((p) => p.source_id))) {
+      for (const id of new Set(pairs.flatMap((p) => p.source_id ?? result.state.verdicts[p.pair_id]?.source_id ?? []))) {
         const url = ctx.store.readSource(run.run_id, id)?.url;
         if (url) urls.set(id, url);
       }
       const audit = renderAudit({ question: run.question, report: REPORT_NAME, pairs, audit: result.state, urls });
       const written = result.recorded.length > 0 ? ctx.store.commit(run.run_id, { artifacts: [{ name: 'audit.md', content: audit }], audit: result.state }) : [`${run.run_id}/audit.md`];
       const counts = auditCounts(result.state, pairs);
-      const notSupported = pairs.filter((p) => result.state.verdicts[p.pair_id]?.verdict !== 'SUPPORTED').map((p) => p.pair_id);
+      const verdictOf = (id: string) => result.state.verdicts[id]?.verdict;
+      const notSupported = pairs.filter((p) => verdictOf(p.pair_id) === 'PARTIAL' || verdictOf(p.pair_id) === 'UNSUPPORTED').map((p) => p.pair_id);
+      const unaudited = pairs.filter((p) => verdictOf(p.pair_id) === undefined).map((p) => p.pair_id);
       return ok({
         recorded: result.recorded.length,
         refused: result.refused,
         counts,
         not_supported: notSupported,
+        unaudited_pairs: unaudited,
+        ...(result.cite.length > 0 ? { cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })) } : {}),
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });
     });

@@ -50,6 +50,7 @@ const outputSchema = {
   resumed: z.boolean(),
   threads: z.array(z.string()),
   budgets: budgetsOut,
+  critic_threads: z.number().describe('Beyond max_threads.'),
   max_fetches: z.number(),
   warnings: z.array(z.string()),
   tiers: z.object({ quick: budgetsOut, standard: budgetsOut, deep: budgetsOut }).optional(),
@@ -91,6 +92,8 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
         dry_run: dry,
         threads: r.threads,
         budgets: r.budgets,
+        // Critic threads are bounded by the critic rounds, not by max_threads (SPEC 4.1 critic loop).
+        critic_threads: r.budgets.critic_rounds,
         max_fetches: r.max_fetches,
         depth: r.depth,
         warnings: planWarnings(r.brief, r.budgets, r.depth),

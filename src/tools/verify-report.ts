@@ -20,6 +20,7 @@ const outputSchema = {
   citations: z.number(),
   pairs: z.number(),
   audit: counts,
+  uncited: z.array(z.object({ line: z.number(), text: z.string() })),
 };
 
 /** Every stored source, read past the cache: an edit made since it was cached must show. */
@@ -37,7 +38,7 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Verify the final report',
     description:
-      'Checks report.md: citations resolve, quotations are in their one cited source, Sources matches, sources unedited, every pair SUPPORTED (record_audit). Returns ok, problems with lines, citations, pairs, audit. Fix and repeat.',
+      'Checks report.md: citations resolve, quotations are in their one cited source, Sources matches, sources unedited, every pair SUPPORTED (record_audit), every checkable sentence cited. Returns ok, problems with lines, citations, pairs, audit, uncited. Fix and repeat.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
@@ -52,9 +53,10 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
         citations: 0,
         pairs: 0,
         audit: { supported: 0, partial: 0, unsupported: 0, unaudited: 0 },
+        uncited: [],
       });
     }
     const r = check(report.text, collectSources(ctx.store, run.run_id), { degraded: run.fetch.degraded, audit: ctx.store.loadAudit(run.run_id) });
-    return ok({ ok: r.problems.length === 0, problems: r.problems, citations: r.citations, pairs: r.pairs, audit: r.audit });
+    return ok({ ok: r.problems.length === 0, problems: r.problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited });
   },
 };

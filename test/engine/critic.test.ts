@@ -92,3 +92,38 @@ describe('applyCritique', () => {
     expect(state.open_questions).toEqual(['Q old']);
   });
 });
+
+describe('issue 17: next_definition names and open questions by meaning', () => {
+  it('names the critic thread in a few words of the gap, deterministically, and asks a question', async () => {
+    const { nextDefinition, shortName, asQuestion } = await import('../../src/engine/critic.js');
+    const gap = {
+      description: 'No source read says whether WAL checkpoints can starve when readers never stop.',
+      query: 'sqlite "checkpoint starvation" WAL readers never release site:sqlite.org -forum OR wal2 documentation of checkpoint behaviour under constant read load',
+    };
+    const d = nextDefinition(gap, [], 1);
+    expect(d.name).toBe('Critic 1: sqlite checkpoint starvation WAL');
+    expect(d.name.length).toBeLessThanOrEqual(50);
+    expect(nextDefinition(gap, [], 1)).toEqual(d);
+    expect(nextDefinition(gap, [d.name], 1).name).toBe('Critic 1: sqlite checkpoint starvation WAL (2)');
+    expect(d.sub_questions[0]?.question).toMatch(/\?/);
+    expect(shortName({ description: 'Costs.', query: 'the of and' })).toBe('Costs');
+    expect(asQuestion({ description: 'Which versions changed the default? Two pages disagree.', query: 'q' })).toBe('Which versions changed the default?');
+    expect(asQuestion({ description: 'How the default changed in 3.12.', query: 'q' })).toBe('How the default changed in 3.12?');
+    expect(asQuestion({ description: 'Whether the pilot firms kept the four-day week.', query: 'q' })).toBe('Is it true that the pilot firms kept the four-day week?');
+    expect(asQuestion({ description: 'Extra staff cost unknown.', query: 'svartedalen nurses cost' })).toBe('What do the sources say about svartedalen nurses cost? (Extra staff cost unknown)');
+  });
+
+  it('keeps one open question per gap across rounds when a later critic rewords it, and keeps different gaps apart', async () => {
+    const { applyCritique, emptyCriticState, sameQuestion } = await import('../../src/engine/critic.js');
+    const g = (description: string) => ({ kind: 'unread-source' as const, description, query: 'q', priority: 1, material: false, unanswerable: true });
+    const r1 = applyCritique(emptyCriticState(), { gaps: [g('Is WAL checkpoint starvation documented for long-running readers?'), g('What does the UK pilot say about revenue after 2023?')], signoff: false }, 3);
+    const r2 = applyCritique(r1.state, { gaps: [g('Whether checkpoint starvation under long-running readers in WAL mode is documented.'), g('What does the UK pilot say about staff turnover after 2023?')], signoff: false }, 3);
+    expect(r2.state.open_questions).toEqual([
+      'Is WAL checkpoint starvation documented for long-running readers?',
+      'What does the UK pilot say about revenue after 2023?',
+      'What does the UK pilot say about staff turnover after 2023?',
+    ]);
+    expect(sameQuestion('Does any source document how Git orders includeIf conditions?', 'No source documents the order in which Git evaluates includeIf conditions.')).toBe(true);
+    expect(sameQuestion('Is WAL checkpoint starvation documented?', 'Does PostgreSQL document serializable anomalies?')).toBe(false);
+  });
+});

@@ -44,3 +44,27 @@ describe('subject key finding', () => {
     expect(subjectKeyFinding('Utah', facts)?.fact).toBe("Utah's week ended in 2011.");
   });
 });
+
+describe('issue 17, item 4', () => {
+  it('among facts that tie on confidence, the one closest to key_finding wins, not the longest or the latest', () => {
+    const facts = [
+      f('Revenue stayed the same.'),
+      f('Staff stayed longer, revenue rose in some firms and hours fell in the same firms over the whole trial.', { round: 2 }),
+    ];
+    expect(subQuestionKeyFinding('SQ-1', facts, 'revenue stayed the same')?.fact).toBe('Revenue stayed the same.');
+  });
+
+  it('a subject whose facts name it in part shows the fact naming most of it, closest to its evidence among equals, never a fact about something else', () => {
+    const facts = [
+      f('A checkpoint cannot finish while a reader holds an old snapshot.', { round: 2 }),
+      f('Checkpoints run automatically at 1000 pages.', { round: 2 }),
+      f('The WAL file grows without bound while checkpoints are blocked.', { round: 2 }),
+      f('Readers see a snapshot of the database.', { round: 2 }),
+    ];
+    expect(subjectKeyFinding('WAL checkpoint starvation', facts)?.fact).toBe(facts[2]!.fact);
+    expect(subjectKeyFinding('WAL checkpoint starvation', [...facts, f('WAL checkpoints can stall behind a reader holding an old snapshot.', { round: 1 })], { targetedRounds: [2], evidence: 'WAL grows while checkpoints are blocked' })?.fact).toBe(facts[2]!.fact);
+    expect(subjectKeyFinding('WAL checkpoint starvation', [...facts, f('WAL checkpoints can stall behind a reader holding an old snapshot.', { round: 1 })], { targetedRounds: [1], evidence: 'a reader holding an old snapshot' })?.fact).toMatch(/^WAL checkpoints can stall/);
+    expect(subjectKeyFinding('Svartedalen', facts, { targetedRounds: [2] })).toBeUndefined();
+    expect(subjectKeyFinding('Svartedalen', facts)).toBeUndefined();
+  });
+});

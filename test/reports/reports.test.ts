@@ -107,23 +107,25 @@ describe('completion report', () => {
     expect(text).not.toContain('facts in round');
   });
 
-  it('lists every grounded fact under its sub-question with quote and source id, a restated one once', () => {
+  it('lists every grounded fact under its sub-question with its source id and round, without the quote its micro-report shows, a restated one once', () => {
     const facts = text.slice(text.indexOf('## Facts\n'), text.indexOf('## All Sources Consulted'));
     expect(facts).toBe(
       [
         '## Facts',
         '',
+        "Each fact's verbatim quote is in the micro-report of the round that found it, linked above.",
+        '',
         '**SQ-1: How many companies took part?**',
         '',
-        '- The UK pilot involved 61 companies. "61 companies took | part" [S5](https://example.org/uk) (PLAUSIBLE, round 1)',
+        `- The UK pilot involved 61 companies. [S5](https://example.org/uk) (PLAUSIBLE, round 1)`,
         '',
         '**SQ-2: What happened to company revenue?**',
         '',
-        '- Revenue stayed about the same, up 1.4%. "rising by 1.4 percent" [S5](https://example.org/uk) (PLAUSIBLE, rounds 1, 2)',
+        `- Revenue stayed about the same, up 1.4%. [S5](https://example.org/uk) (PLAUSIBLE, rounds 1, 2)`,
         '',
         '**Not linked to a sub-question**',
         '',
-        '- Odd page fact. "odd" [S2](https://example.org/a%28b%29%7Cc) (PLAUSIBLE, round 1)',
+        `- Odd page fact. [S2](https://example.org/a%28b%29%7Cc) (PLAUSIBLE, round 1)`,
         '',
         '',
       ].join('\n'),

@@ -78,7 +78,7 @@ describe('a compound sentence citing [S1, S2] (issue 11 acceptance)', () => {
     expect(a2.pairs.map((p: any) => p.statement)).toEqual(['Productivity held steady in Iceland', 'and revenue held up in the UK pilot']);
     expect((await h.ok('verify_report', { run_id })).audit).toEqual({ supported: 0, partial: 0, unsupported: 0, unaudited: 2 });
     await supportSplit(run_id, a2.pairs);
-    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 2, pairs: 2, audit: { supported: 2, partial: 0, unsupported: 0, unaudited: 0 } });
+    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 2, pairs: 2, audit: { supported: 2, partial: 0, unsupported: 0, unaudited: 0 }, uncited: [] });
 
     const audit = fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8');
     expect(audit).toContain('Pairs: 2 · supported: 2 · partial: 0 · unsupported: 0 · unaudited: 0');
@@ -209,5 +209,79 @@ describe('verify_report', () => {
       expect(text).not.toMatch(/internal error/);
       expect(text).not.toContain(h.root);
     }
+  });
+});
+
+const PY312 =
+  "# What's New In Python 3.12\n\n## Removed\n\nThe distutils package has been removed from the standard library. " +
+  'Setuptools continues to provide it for projects that need it.\n';
+const UNCITED = 'Python 3.12 removed the distutils package from the standard library.';
+const TOPIC = 'The pilots differ in who ran them and what they measured.';
+
+describe('uncited statements (issue 17 acceptance)', () => {
+  const withPython = (findings: string[], cited: boolean) =>
+    report(findings).replace('- [S2] UK — https://example.org/uk', `- [S2] UK — https://example.org/uk${cited ? '\n- [S3] Python — https://example.org/py312' : ''}`);
+
+  it('fails verify_report on an uncited version-number sentence, lists it with its line, and verifies once the audit found its source and the writer cited it', async () => {
+    const run_id = await setup([]);
+    await seedSource(h.root, run_id, 'https://example.org/py312', PY312, 'Python');
+    write(run_id, withPython([SPLIT, '', TOPIC, UNCITED], false));
+
+    const v1 = await h.ok('verify_report', { run_id });
+    expect(v1.ok).toBe(false);
+    // The topic sentence is not listed: it states nothing checkable.
+    expect(v1.uncited).toEqual([{ line: 8, text: UNCITED }]);
+    expect(v1.problems.find((p: any) => p.line === 8).message).toMatch(/^uncited statement "Python 3\.12 .*cite the source that says it, or remove it/);
+
+    const a = await h.ok('audit_report', { run_id });
+    expect(a).toMatchObject({ total: 3, unaudited: 3 });
+    const u = a.pairs.find((p: any) => p.source_id === null);
+    expect(u).toMatchObject({ line: 8, statement: UNCITED, passage_sources: ['S3'] });
+    expect(u.passages[0]).toContain('The distutils package has been removed from the standard library');
+    expect(a.urls.S3).toBe('https://example.org/py312');
+
+    const PASSAGE = 'The distutils package has been removed from the standard library';
+    const refused = await h.ok('record_audit', {
+      run_id,
+      verdicts: [
+        { pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE },
+        { pair_id: a.pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND, source_id: 'S2' },
+      ],
+    });
+    expect(refused.recorded).toBe(0);
+    expect(refused.refused.map((r: any) => r.why)).toEqual([
+      'the sentence cites nothing: SUPPORTED needs source_id, the stored source whose passage supports it',
+      'this pair cites S1; source_id is only for an uncited sentence (source_id null)',
+    ]);
+    const wrong = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE, source_id: 'S1' }] });
+    expect(wrong.refused[0].why).toMatch(/not in the stored text of S1/);
+
+    const rec = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE, source_id: 'S3' }] });
+    expect(rec).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3' }] });
+    expect(fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8')).toContain(`| 8 | ${UNCITED} | uncited (found in [S3](https://example.org/py312)) | SUPPORTED | ${PASSAGE} | — |`);
+    // Found but not yet cited: still a problem, which now names the source to cite.
+    const v2 = await h.ok('verify_report', { run_id });
+    expect(v2.problems.find((p: any) => p.line === 8).message).toMatch(/the audit found it in S3; cite \[S3\] at its end/);
+
+    await supportSplit(run_id, a.pairs.filter((p: any) => p.source_id !== null));
+    write(run_id, withPython([SPLIT, '', TOPIC, UNCITED.replace(/\.$/, ' [S3].')], true));
+    const v3 = await h.ok('verify_report', { run_id });
+    expect(v3).toMatchObject({ ok: true, problems: [], uncited: [], pairs: 3, audit: { supported: 3, partial: 0, unsupported: 0, unaudited: 0 } });
+  });
+});
+
+describe('record_audit lists', () => {
+  it('names only PARTIAL and UNSUPPORTED pairs as not supported, and the unaudited ones apart (issue 17, item 1)', async () => {
+    const run_id = await setup([SPLIT, '- Workers reported less stress [S1].']);
+    const { pairs } = await h.ok('audit_report', { run_id });
+    const rec = await h.ok('record_audit', {
+      run_id,
+      verdicts: [
+        { pair_id: pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND },
+        { pair_id: pairs[1].pair_id, verdict: 'PARTIAL', passage: PASS_UK, note: 'S2 says revenue stayed the same, not that it held up everywhere' },
+      ],
+    });
+    expect(rec.not_supported).toEqual([pairs[1].pair_id]);
+    expect(rec.unaudited_pairs).toEqual([pairs[2].pair_id]);
   });
 });

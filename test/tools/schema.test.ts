@@ -56,8 +56,10 @@ describe('tool contract', () => {
 
   // 3,000 for the first nine tools; revision 2 added inputs (search_results, queries, source_hints in three
   // places) and outputs (warnings, tiers, phase_reason, sub_questions, next_definition …), about 330 tokens,
-  // and the claim audit's two tools (audit_report, record_audit) about 420.
-  it('keeps all tool definitions together within 3,800 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3800);
+  // and the claim audit's two tools (audit_report, record_audit) about 420. Issue 17 added 84 (3,785 →
+  // 3,869): uncited sentences (source_id null, context, passage_sources, source_id in a verdict, uncited),
+  // record_audit's unaudited_pairs and cite, start_run's critic_threads.
+  it('keeps all tool definitions together within 3,884 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(3884);
   });
 });
