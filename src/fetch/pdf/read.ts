@@ -35,11 +35,13 @@ export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 
 
 export interface PdfReadOptions {
   timeoutMs?: number;
+  /** What is left of the whole call's deadline (ms): the parse gets no more than this. */
+  leftMs?: number;
   maxPages?: number;
 }
 
 export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS;
+  const timeoutMs = Math.min(opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS, opts.leftMs ?? Infinity);
   const maxPages = opts.maxPages ?? MAX_PAGES;
   // pdf.js recovers a cut-off file by scanning for objects and returns whatever pages it finds, which would
   // store part of a document as if it were all of it. A complete file ends with %%EOF.
