@@ -204,7 +204,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         const status = res.statusCode;
         if (REDIRECTS.has(status)) {
           discard(res.body);
-          const location = header(res.headers, 'location');
+          const location = utf8Header(header(res.headers, 'location'));
           if (!location) return httpFail(status, `HTTP ${status} redirect from ${clip(target.href)} has no Location header. Skip this result.`, false);
           if (hop >= maxRedirects) {
             return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${clip(location)}): it redirects in a loop or too far. Skip this result.`, false);
@@ -468,6 +468,20 @@ function sniffType(bytes: Uint8Array): string | undefined {
 function discard(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/**
+ * A header value as its sender wrote it. HTTP gives header bytes no charset and undici reads them as
+ * Latin-1, so a UTF-8 Location (`/ünïcode`, `/日本`) arrives as mojibake; bytes that form valid UTF-8 are
+ * read as UTF-8, anything else stays as it came.
+ */
+export function utf8Header(v: string | undefined): string | undefined {
+  if (v === undefined || !/[\u0080-\u00ff]/.test(v) || /[^\u0000-\u00ff]/.test(v)) return v;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(v, 'latin1'));
+  } catch {
+    return v;
+  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
