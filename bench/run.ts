@@ -8,6 +8,7 @@ import { coldStart } from './cold-start.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
 import { pdf } from './pdf.js';
+import { pdfBombs } from './pdf-bombs.js';
 import { perRound } from './per-round.js';
 import { staleLock } from './stale-lock.js';
 import { machine, machineLine, metCell, renderTable, type Row, type Section } from './report.js';
@@ -22,9 +23,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'stale-lock': staleLock,
   audit,
   pdf,
+  'pdf-bombs': pdfBombs,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'pdf', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

@@ -14,6 +14,8 @@ export interface PdfSpec {
   title?: string;
   /** Extra page-1 content stream, Flate-compressed as given (for bombs). */
   rawStream?: Buffer;
+  /** Hex-encode rawStream under a /ASCIIHexDecode first filter: a bomb only a full decoder finds. */
+  hexWrapped?: boolean;
 }
 
 function esc(s: string): string {
@@ -30,7 +32,9 @@ export function makePdf(spec: PdfSpec): Buffer {
   spec.pages.forEach((lines, i) => {
     let content: Buffer;
     if (i === 0 && spec.rawStream) {
-      content = Buffer.concat([Buffer.from(`<< /Length ${spec.rawStream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), spec.rawStream, Buffer.from('\nendstream', 'latin1')]);
+      const data = spec.hexWrapped ? Buffer.from(`${spec.rawStream.toString('hex')}>`, 'latin1') : spec.rawStream;
+      const filter = spec.hexWrapped ? '[/ASCIIHexDecode /FlateDecode]' : '/FlateDecode';
+      content = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter ${filter} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
     } else {
       const ops = spec.imageOnly
         ? '0.2 0.4 0.8 rg 72 72 450 650 re f 1 1 1 rg 100 100 50 50 re f'

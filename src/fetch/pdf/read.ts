@@ -49,6 +49,14 @@ export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOpt
   if (tail.indexOf('%%EOF', 0, 'latin1') === -1) {
     return { ok: false, reason: 'truncated', message: `${where} is a truncated PDF (it has no end-of-file marker): the download was cut short or the file is damaged. Skip it or find another copy.` };
   }
+  const { inflatedSize, MAX_INFLATED_BYTES } = await import('./bomb.js');
+  if ((await inflatedSize(bytes)) > MAX_INFLATED_BYTES) {
+    return {
+      ok: false,
+      reason: 'too-complex',
+      message: `${where} is a PDF whose compressed text streams inflate to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MiB: a decompression bomb, not a document to read. Skip it or find an HTML version.`,
+    };
+  }
   const reply = await runWorker({ data: bytes, maxPages }, timeoutMs);
   if ('failure' in reply) {
     if (reply.failure === 'timeout') {
