@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { startServer, type TestServer } from '../fetch/helpers.js';
+import { expectWholeReply } from '../helpers/fenced.js';
 
 const TAG = 'untrusted-page-content';
 // Markers only the page carries: wherever one shows up, page text has reached the reply.
@@ -153,6 +154,10 @@ describe('a page cannot speak outside its untrusted block', () => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it('no reply of any tool is over the reply size or ends inside an open block, in either channel', () => {
+    for (const { r } of replies) expectWholeReply(r);
   });
 
   it('a closing-tag lookalike in the title or a heading comes back escaped, not dropped', () => {
