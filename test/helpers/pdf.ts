@@ -14,8 +14,8 @@ export interface PdfSpec {
   title?: string;
   /** Extra page-1 content stream, Flate-compressed as given (for bombs). */
   rawStream?: Buffer;
-  /** Hex-encode rawStream under a /ASCIIHexDecode first filter: a bomb only a full decoder finds. */
-  hexWrapped?: boolean;
+  /** rawStream under a first filter before its Flate: ASCIIHex, RunLength (literal runs), or Flate again. */
+  wrap?: 'hex' | 'runlength' | 'flate';
 }
 
 function esc(s: string): string {
@@ -32,8 +32,16 @@ export function makePdf(spec: PdfSpec): Buffer {
   spec.pages.forEach((lines, i) => {
     let content: Buffer;
     if (i === 0 && spec.rawStream) {
-      const data = spec.hexWrapped ? Buffer.from(`${spec.rawStream.toString('hex')}>`, 'latin1') : spec.rawStream;
-      const filter = spec.hexWrapped ? '[/ASCIIHexDecode /FlateDecode]' : '/FlateDecode';
+      const raw = spec.rawStream;
+      const data =
+        spec.wrap === 'hex'
+          ? Buffer.from(`${raw.toString('hex')}>`, 'latin1')
+          : spec.wrap === 'runlength'
+            ? Buffer.concat([...Array.from({ length: Math.ceil(raw.length / 128) }, (_, k) => { const part = raw.subarray(k * 128, k * 128 + 128); return Buffer.concat([Buffer.from([part.length - 1]), part]); }), Buffer.from([128])])
+            : spec.wrap === 'flate'
+              ? zlib.deflateSync(raw)
+              : raw;
+      const filter = spec.wrap === 'hex' ? '[/ASCIIHexDecode /FlateDecode]' : spec.wrap === 'runlength' ? '[/RunLengthDecode /FlateDecode]' : spec.wrap === 'flate' ? '[/FlateDecode /FlateDecode]' : '/FlateDecode';
       content = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter ${filter} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
     } else {
       const ops = spec.imageOnly
