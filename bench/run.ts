@@ -9,6 +9,7 @@ import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
 import { pairContext } from './pair-context.js';
 import { pdf } from './pdf.js';
+import { pdfBombs } from './pdf-bombs.js';
 import { perRound } from './per-round.js';
 import { staleLock } from './stale-lock.js';
 import { machine, machineLine, metCell, renderTable, type Row, type Section } from './report.js';
@@ -24,9 +25,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   audit,
   'pair-context': () => pairContext(),
   pdf,
+  'pdf-bombs': pdfBombs,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'pdf', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

@@ -47,6 +47,7 @@ try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
   // A person reads this: one line, never a stack trace.
-  process.stderr.write(`deep-research: ${err instanceof Error ? err.message : String(err)}\n`);
+  const { printable } = await import('./cli/print.js');
+  process.stderr.write(`deep-research: ${printable(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err))}\n`);
   process.exitCode = 1;
 }

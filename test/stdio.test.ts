@@ -1,6 +1,6 @@
 // The bundled server spawned over stdio, as a user's CLI runs it: stdout must carry only JSON-RPC,
 // and a whole thread runs from start_run to complete_thread.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,51 @@ describe('dist/server.js over stdio', () => {
     expect(byId.get(4).result.isError).toBe(true);
     // Logs are JSON lines on stderr.
     for (const line of err.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('refuses a FIFO at state/run.json by name, answers the next requests and still ends on SIGTERM', async () => {
+    const root = tempDir();
+    const runId = 'fifo-run-0123ab';
+    fs.mkdirSync(path.join(root, runId, 'state'), { recursive: true });
+    expect(spawnSync('mkfifo', [path.join(root, runId, 'state', 'run.json')]).status).toBe(0);
+    const child = spawn(process.execPath, [BUNDLE], { env: { ...process.env, DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    const reply = (id: number) =>
+      new Promise<any>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no reply to ${id}`)), 10_000);
+        const check = () => {
+          const line = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === id);
+          if (line) {
+            clearTimeout(timer);
+            resolve(line);
+          } else setTimeout(check, 10);
+        };
+        check();
+      });
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await reply(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const t0 = Date.now();
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'thread_status', arguments: { run_id: runId, thread: 'x' } } });
+    const refused = await reply(2);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.content[0].text).toMatch(/state\/run\.json": it is a named pipe \(FIFO\)/);
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect((await reply(3)).result.tools.length).toBe(11);
+    // Malformed params: invalid params and one sentence, through the bundle too.
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'thread_status', arguments: 'x' } });
+    const bad = await reply(4);
+    expect(bad.error.code).toBe(-32602);
+    expect(bad.error.message).toMatch(/params\.arguments must be an object of the tool's named arguments, not a string\.$/);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : null))));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    expect(await exited).not.toBeNull();
+    clearTimeout(timer);
+    expect(child.signalCode === 'SIGKILL').toBe(false);
   });
 
   it('reads a PDF in its worker from the bundle (dist/pdf-worker.js and the pdf.js chunk)', async () => {

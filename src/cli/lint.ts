@@ -4,9 +4,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { lintArtifact } from '../reports/lint.js';
 import { plural } from '../plural.js';
+import { readFileSafe } from '../store/fs-safe.js';
+import { err, out } from './print.js';
 import { isRunFolder, notARunFolder, positionals, runsIn } from './run-folder.js';
 
 export function runLint(args: string[]): number {
+  try {
+    return lint(args);
+  } catch (e) {
+    // A file that cannot be read (a FIFO, an oversized file, a symlink): one line naming it.
+    return refuse(e instanceof Error ? (e.message.split('\n')[0] ?? '') : String(e));
+  }
+}
+
+function lint(args: string[]): number {
   const parsed = positionals(args, 1);
   if (typeof parsed === 'string') return refuse(parsed);
   const given = parsed.positionals[0];
@@ -27,18 +38,18 @@ export function runLint(args: string[]): number {
     const names = fs.readdirSync(dir).filter((f) => /^(micro-report|thread-completion)-.*\.md$/.test(f)).sort();
     files += names.length;
     for (const f of names) {
-      for (const p of lintArtifact(f, fs.readFileSync(path.join(dir, f), 'utf8'))) {
-        process.stdout.write(`${path.join(dir, p.file)}:${p.line}: ${p.message}\n`);
+      for (const p of lintArtifact(f, readFileSafe(path.join(dir, f), dir, path.join(dir, f)) ?? '')) {
+        out(`${path.join(dir, p.file)}:${p.line}: ${p.message}`);
         count += 1;
       }
     }
   }
   const scope = !folderOfRuns ? plural(files, 'file') : `${plural(runs.length, 'run')}, ${plural(files, 'file')}`;
-  process.stdout.write(count === 0 ? `lint: ok (${scope})\n` : `lint: ${plural(count, 'problem')} in ${scope}\n`);
+  out(count === 0 ? `lint: ok (${scope})` : `lint: ${plural(count, 'problem')} in ${scope}`);
   return count === 0 ? 0 : 1;
 }
 
 function refuse(message: string): number {
-  process.stderr.write(`lint: ${message}\n`);
+  err(`lint: ${message}`);
   return 2;
 }

@@ -26,6 +26,8 @@ export interface FetchOptions {
   allowHosts: ReadonlySet<string>;
   /** Deadline for one attempt, redirects and body included (ms). Default 20 000. */
   timeoutMs?: number;
+  /** Deadline for the whole call, every attempt and wait included (ms). Default 45 000. */
+  totalTimeoutMs?: number;
   /** Cap on the decoded (decompressed) body (bytes). Default 5 MiB. */
   maxBytes?: number;
   /** Default 5. */
@@ -75,6 +77,11 @@ export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_BASE_DELAY_MS = 500;
+/**
+ * One fetch_source call, retries and a PDF's parse included, ends well inside the MCP SDK's 60 s request
+ * timeout, after which a client gives up and never sees the answer.
+ */
+export const DEFAULT_TOTAL_TIMEOUT_MS = 45_000;
 /** Longest Retry-After honoured; a server asking for more is not retried at all. */
 export const MAX_RETRY_AFTER_MS = 10_000;
 
@@ -105,12 +112,25 @@ type Attempt =
   | (Omit<FetchOk, 'attempts'>)
   | (Omit<FetchFail, 'attempts'> & { transient: boolean; retryAfterMs?: number });
 
+/**
+ * How long the next attempt may take, so that it ends by the call's deadline: at most one attempt's own
+ * limit, and none at all (undefined) when too little is left after the wait to be worth a try.
+ */
+export function nextAttemptMs(elapsedMs: number, waitMs: number, totalMs: number, perAttemptMs: number): number | undefined {
+  const left = totalMs - elapsedMs - waitMs;
+  return left < Math.min(2_000, totalMs / 10) ? undefined : Math.min(perAttemptMs, left);
+}
+
 export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchOk | FetchFail> {
   const retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
   const baseDelay = Math.max(0, opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS);
+  const perAttempt = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const total = opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const started = Date.now();
+  let attemptMs = Math.min(perAttempt, total);
   for (let attempt = 1; ; attempt++) {
     opts.onProgress?.(`Fetching ${clip(url)} (attempt ${attempt} of ${retries + 1})`);
-    const r = await attemptOnce(url, opts);
+    const r = await attemptOnce(url, { ...opts, timeoutMs: attemptMs });
     if (r.ok) return { ...r, attempts: attempt };
     const { transient, retryAfterMs, ...fail } = r;
     if (!transient || attempt > retries) {
@@ -126,6 +146,15 @@ export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchO
     }
     const backoff = baseDelay * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5);
     const wait = Math.round(Math.max(backoff, retryAfterMs ?? 0));
+    const next = nextAttemptMs(Date.now() - started, wait, total, perAttempt);
+    if (next === undefined) {
+      return {
+        ...fail,
+        message: `${fail.message} Tried ${attempt} time${attempt === 1 ? '' : 's'}; the ${Math.round(total / 1000)} s limit of one fetch_source call cut the retries: skip this result or try again later.`,
+        attempts: attempt,
+      };
+    }
+    attemptMs = next;
     opts.onProgress?.(`${fail.message} Retrying in ${(wait / 1000).toFixed(1)} s.`);
     if (!(await sleep(wait, opts.signal))) {
       return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', attempts: attempt, reachedNetwork: false };
@@ -175,7 +204,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         const status = res.statusCode;
         if (REDIRECTS.has(status)) {
           discard(res.body);
-          const location = header(res.headers, 'location');
+          const location = utf8Header(header(res.headers, 'location'));
           if (!location) return httpFail(status, `HTTP ${status} redirect from ${clip(target.href)} has no Location header. Skip this result.`, false);
           if (hop >= maxRedirects) {
             return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${clip(location)}): it redirects in a loop or too far. Skip this result.`, false);
@@ -439,6 +468,20 @@ function sniffType(bytes: Uint8Array): string | undefined {
 function discard(body: Readable): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/**
+ * A header value as its sender wrote it. HTTP gives header bytes no charset and undici reads them as
+ * Latin-1, so a UTF-8 Location (`/ünïcode`, `/日本`) arrives as mojibake; bytes that form valid UTF-8 are
+ * read as UTF-8, anything else stays as it came.
+ */
+export function utf8Header(v: string | undefined): string | undefined {
+  if (v === undefined || !/[\u0080-\u00ff]/.test(v) || /[^\u0000-\u00ff]/.test(v)) return v;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(v, 'latin1'));
+  } catch {
+    return v;
+  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

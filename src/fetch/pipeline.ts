@@ -5,7 +5,7 @@
  */
 import { extractReadable } from './extract.js';
 import type { Extracted } from './extract.js';
-import { fetchPage } from './http-fetch.js';
+import { DEFAULT_TOTAL_TIMEOUT_MS, fetchPage } from './http-fetch.js';
 import type { FetchFail, FetchFailKind, FetchOk, FetchOptions } from './http-fetch.js';
 import { sanitizeText } from './untrusted.js';
 
@@ -45,9 +45,14 @@ export interface ReadFail extends Omit<FetchFail, 'kind'> {
  * invisible characters, and refuses pages whose readable text is under 200 characters.
  */
 export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk | ReadFail> {
+  const started = Date.now();
   const res = await fetchPage(url, opts);
   if (!res.ok) return res;
-  if (res.raw !== undefined) return readPdfPage(res, opts);
+  if (res.raw !== undefined) {
+    // The parse shares the call's deadline, with a few seconds at least once the bytes are in.
+    const left = (opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) - (Date.now() - started);
+    return readPdfPage(res, opts, Math.max(left, 5_000));
+  }
   const extracted = extractReadable(res.body, res.contentType, res.finalUrl);
   const markdown = sanitizeText(extracted.markdown);
   const title = sanitizeText(extracted.title).trim() || res.finalUrl;
@@ -77,12 +82,12 @@ export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk 
   };
 }
 
-async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptions): Promise<ReadOk | ReadFail> {
+async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptions, leftMs: number): Promise<ReadOk | ReadFail> {
   opts.onProgress?.(`Reading the PDF (${Math.round(res.bytes / 1024)} KiB)`);
   // The PDF reader (and pdf.js, inside its worker) load only when a PDF arrives.
   const { readPdf } = await import('./pdf/read.js');
   const where = clip(res.finalUrl);
-  const pdf = await readPdf(res.raw ?? new Uint8Array(), where, opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {});
+  const pdf = await readPdf(res.raw ?? new Uint8Array(), where, { leftMs, ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}) });
   const base = { status: res.status, attempts: res.attempts, reachedNetwork: true } as const;
   if (!pdf.ok) return { ok: false, kind: 'content-type', message: pdf.message, ...base };
   const markdown = sanitizeText(pdf.markdown);

@@ -16,10 +16,59 @@ export function sanitizeText(s: string): string {
 
 export const UNTRUSTED_TAG = 'untrusted-page-content';
 
-// Anything that could read as our opening or closing tag: `<`, optional `/`, the tag name, in any case,
-// with ASCII or full-width/small angle brackets.
-// Whitespace runs are bounded so that a page of '<' and spaces cannot make the scan quadratic.
-const FENCE_LIKE = new RegExp(`[<\\uFF1C\\uFE64](\\s{0,64}\\/?\\s{0,64})(${UNTRUSTED_TAG})`, 'gi');
+// Anything that could read as our opening or closing tag. A bracket (`<`, or a lookalike: full-width,
+// small, single guillemet, angle brackets; or the entities `&lt;`, `&#60;`, `&#x3c;`) followed by the tag
+// name once normalised: NFKC, marks dropped, lookalike letters of other scripts folded to Latin, case
+// folded, and any run of separators (whitespace, `/`, `\`, `-`, `_`, punctuation) skipped between letters.
+// Each scan stops at the first letter or digit that does not continue the name, and at the next bracket, so
+// the whole pass stays linear however the page repeats `<` and spaces.
+const BRACKET = /[<\uFF1C\uFE64\u2039\u2329\u3008\u27E8\u276E]|&(?:lt|#0*60|#x0*3c);?/gi;
+const NAME = UNTRUSTED_TAG.replace(/-/g, '');
+// Letters of other scripts that read as the Latin letters of the tag's name.
+const LOOKALIKE: Record<string, string> = {
+  а: 'a', с: 'c', ԁ: 'd', е: 'e', ё: 'e', ɡ: 'g', һ: 'h', і: 'i', о: 'o', р: 'p', ѕ: 's', т: 't', у: 'y', х: 'x',
+  ո: 'n', ս: 'u', ռ: 'n', α: 'a', ε: 'e', ο: 'o', ρ: 'p', τ: 't', υ: 'u', ν: 'v', ϲ: 'c', ɑ: 'a', ı: 'i', ᴜ: 'u',
+  ɴ: 'n', ᴛ: 't', ʀ: 'r', ꜱ: 's', ᴇ: 'e', ᴅ: 'd', ᴘ: 'p', ᴀ: 'a', ɢ: 'g', ᴄ: 'c', ᴏ: 'o', ᥙ: 'u', ɾ: 'r', г: 'r',
+};
+
+/** One character folded to what it reads as: '' for a separator, a lower-case letter or digit, or '<' / '>'. */
+function fold(ch: string): string {
+  const n = ch.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').toLowerCase();
+  if (n === '') return '';
+  let out = '';
+  for (const c of n) {
+    const l = LOOKALIKE[c] ?? c;
+    if (/[a-z0-9]/.test(l)) out += l;
+    else if (/[<>\uFF1C\uFF1E\uFE64\uFE65]/.test(l)) return '<';
+    else if (/\p{L}|\p{N}/u.test(l)) return '?';
+  }
+  return out;
+}
+
+/** Whether the text after a bracket at `from` spells the tag's name (with or without a leading `/`). */
+function spellsTag(s: string, from: number): boolean {
+  let k = 0;
+  for (let i = from; i < s.length && k < NAME.length; ) {
+    const cp = s.codePointAt(i) as number;
+    const ch = String.fromCodePoint(cp);
+    i += ch.length;
+    const f = fold(ch);
+    if (f === '') continue;
+    if (f === '<' || f === '?') return false;
+    for (const c of f) {
+      if (k < NAME.length && c === NAME[k]) k += 1;
+      else return false;
+    }
+  }
+  return k === NAME.length;
+}
+
+function escapeFence(s: string): string {
+  return s.replace(BRACKET, (m: string, at: number) => {
+    if (!spellsTag(s, at + m.length)) return m;
+    return m === '<' ? '&lt;' : m.startsWith('&') ? `&amp;${m.slice(1)}` : '&lt;';
+  });
+}
 
 /**
  * Wraps page text in `<untrusted-page-content source="…">…</untrusted-page-content>`, preceded by a line
@@ -41,14 +90,22 @@ export function wrapUntrusted(text: string, label: string): string {
   ].join('\n');
 }
 
-function escapeFence(s: string): string {
-  return s.replace(FENCE_LIKE, '&lt;$1$2');
+/**
+ * A page-derived string that a structured field carries on its own (a title, an outline entry, a passage):
+ * wrapped in the untrusted block itself, since a client may show the model the JSON of the structured
+ * result rather than the text (SPEC 7). Every such field goes through here.
+ */
+export function fence(s: string): string {
+  return `<${UNTRUSTED_TAG}>${escapeFence(sanitizeText(s))}</${UNTRUSTED_TAG}>`;
 }
 
 /**
- * The escaping of the block's body, for a page-derived string that a reply carries outside the block
- * (a structured field such as the title or an outline entry): it cannot open or close the fence either.
+ * A passage given back as it was shown in a structured field, tags included: the tags are taken off before
+ * it is grounded, as they are the fence and not the page's text.
  */
-export function escapePageText(s: string): string {
-  return escapeFence(sanitizeText(s));
+export function unfence(s: string): string {
+  const t = s.trim();
+  const open = `<${UNTRUSTED_TAG}>`;
+  const close = `</${UNTRUSTED_TAG}>`;
+  return t.startsWith(open) && t.endsWith(close) ? t.slice(open.length, t.length - close.length) : s;
 }

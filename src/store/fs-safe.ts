@@ -156,8 +156,28 @@ export function assertRealInside(root: string, dir: string): void {
   }
 }
 
-/** Reads a file under root, refusing symlinks at the file and folders that lead outside root; undefined when absent. */
-export function readFileSafe(file: string, root?: string): string | undefined {
+/**
+ * The most a file of a run may hold for the server or the CLI to read it. A stored source is at most a
+ * few MiB (pages are capped at 5 MiB, PDFs at 300 pages); a larger file was not written by us.
+ */
+export const MAX_READ_BYTES = 32 * 1024 * 1024;
+
+/** How a refusal names a file: relative to root when inside it, else its last two parts. */
+export function fileLabel(file: string, root?: string): string {
+  if (root !== undefined) {
+    const rel = path.relative(root, file);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  }
+  return path.basename(path.dirname(file)) === '' ? path.basename(file) : `${path.basename(path.dirname(file))}/${path.basename(file)}`;
+}
+
+/**
+ * Reads a file under root, refusing symlinks at the file and folders that lead outside root; undefined
+ * when absent. Only a regular file is read: the type is checked on the open descriptor, which is opened
+ * without blocking, so a FIFO or a device is refused by name instead of hanging the process (SPEC 7); and
+ * a file over MAX_READ_BYTES is refused before it is read.
+ */
+export function readFileSafe(file: string, root?: string, label = fileLabel(file, root)): string | undefined {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(file);
@@ -165,9 +185,37 @@ export function readFileSafe(file: string, root?: string): string | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw err;
   }
-  if (st.isSymbolicLink()) throw new InputError(`refusing to read "${path.basename(file)}": it is a symlink`);
+  if (st.isSymbolicLink()) throw new InputError(`refusing to read "${label}": it is a symlink`);
   if (root !== undefined) assertRealInside(root, path.dirname(file));
-  return fs.readFileSync(file, 'utf8');
+  if (!st.isFile()) throw new InputError(notRegular(label, st));
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new InputError(`refusing to read "${label}": it is a symlink`);
+    throw err;
+  }
+  try {
+    const f = fs.fstatSync(fd);
+    if (!f.isFile()) throw new InputError(notRegular(label, f));
+    if (f.size > MAX_READ_BYTES) {
+      throw new InputError(`refusing to read "${label}": it holds ${mib(f.size)}, over the ${mib(MAX_READ_BYTES)} a file of a run may hold; it was not written by deep-research`);
+    }
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function mib(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(n >= 10 * 1024 * 1024 ? 0 : 1)} MiB`;
+}
+
+function notRegular(label: string, st: fs.Stats): string {
+  const kind = st.isFIFO() ? 'a named pipe (FIFO)' : st.isDirectory() ? 'a folder' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  return `refusing to read "${label}": it is ${kind}, not a regular file; replace it with the file deep-research wrote, or remove it`;
 }
 
 /** Lists a folder under root, refusing one whose real location is outside root; [] when absent. */
@@ -181,9 +229,16 @@ export function readdirSafe(dir: string, root: string): string[] {
   }
 }
 
+/** A JSON file's value; a file that is not JSON is refused by name (its shape is the caller's to check). */
 export function readJson<T>(file: string, root?: string): T | undefined {
-  const text = readFileSafe(file, root);
-  return text === undefined ? undefined : (JSON.parse(text) as T);
+  const label = fileLabel(file, root);
+  const text = readFileSafe(file, root, label);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new InputError(`"${label}" is not valid JSON (${(err as Error).message.split('\n')[0]?.slice(0, 120)}); restore it from git or remove it`);
+  }
 }
 
 export function writeJson(root: string, file: string, value: unknown): void {

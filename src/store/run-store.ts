@@ -9,7 +9,7 @@ import type { ThreadState } from '../engine/thread-state.js';
 import type { CriticGap, CriticState } from '../engine/critic.js';
 import { emptyTally, type FetchTally } from '../engine/degraded.js';
 import { emptyAudit, type AuditState } from '../engine/audit.js';
-import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
+import { fileLabel, safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
 
@@ -97,7 +97,8 @@ export class RunStore {
 
   loadRun(runId: string): RunState {
     const dir = this.runDir(runId);
-    const run = readJson<RunState>(path.join(dir, 'state', 'run.json'), this.root);
+    const file = path.join(dir, 'state', 'run.json');
+    const run = shaped(readJson<RunState>(file, this.root), file, this.root, (r) => typeof r.run_id === 'string' && Array.isArray(r.threads) && isObject(r.fetch) && isObject(r.brief) && isObject(r.budgets));
     if (!run) throw new InputError(`unknown run "${runId}": call start_run first and use the run_id it returns`);
     if (!this.swept.has(runId)) {
       // Once per process and run: temp files of writers killed mid-write would otherwise show up in git.
@@ -131,7 +132,8 @@ export class RunStore {
   }
 
   loadThread(runId: string, slug: string): ThreadState | undefined {
-    return readJson<ThreadState>(safeJoin(this.runDir(runId), 'state', `thread-${slug}.json`), this.root);
+    const file = safeJoin(this.runDir(runId), 'state', `thread-${slug}.json`);
+    return shaped(readJson<ThreadState>(file, this.root), file, this.root, (t) => typeof t.name === 'string' && typeof t.slug === 'string' && isObject(t.definition) && Array.isArray(t.phase_order));
   }
 
   saveThread(runId: string, state: ThreadState): void {
@@ -140,7 +142,9 @@ export class RunStore {
 
   /** The claim audit's verdicts (SPEC 4.1), empty before the first record_audit. */
   loadAudit(runId: string): AuditState {
-    return readJson<AuditState>(safeJoin(this.runDir(runId), 'state', 'audit.json'), this.root) ?? emptyAudit();
+    const file = safeJoin(this.runDir(runId), 'state', 'audit.json');
+    const audit = shaped(readJson<AuditState>(file, this.root), file, this.root, (a) => isObject(a.verdicts) && Object.values(a.verdicts).every((v) => isObject(v) && typeof v.verdict === 'string'));
+    return audit ?? emptyAudit();
   }
 
   readArtifact(runId: string, name: string): string | undefined {
@@ -190,7 +194,8 @@ export class RunStore {
 
   /** O(1): one small file per canonical key, so lookups never scan the run's sources. */
   lookupSource(runId: string, key: string): StoredSource | undefined {
-    const entry = readJson<{ key: string; id: string }>(this.keyFile(runId, key), this.root);
+    const file = this.keyFile(runId, key);
+    const entry = shaped(readJson<{ key: string; id: string }>(file, this.root), file, this.root, (e) => typeof e.key === 'string' && typeof e.id === 'string');
     if (!entry || entry.key !== key) return undefined;
     return this.readSource(runId, entry.id);
   }
@@ -203,7 +208,13 @@ export class RunStore {
     if (cached) return cached;
     const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`), this.root);
     if (text === undefined) return undefined;
-    const parsed = splitFrontmatter(text);
+    let parsed: ReturnType<typeof splitFrontmatter>;
+    try {
+      parsed = splitFrontmatter(text);
+    } catch (err) {
+      const label = fileLabel(safeJoin(this.runDir(runId), 'sources', `${id}.md`), this.root);
+      throw new InputError(`"${label}" has frontmatter that is not valid YAML (${String((err as Error).message).split('\n')[0]?.slice(0, 120)}); restore it from git`);
+    }
     if (!parsed) return undefined;
     const d = parsed.data;
     const src: StoredSource = {
@@ -244,7 +255,7 @@ export class RunStore {
     if (existing) return { source: existing, duplicate: true };
     const dir = this.runDir(runId);
     const counterFile = safeJoin(dir, 'state', 'source-counter.json');
-    const counter = readJson<{ next: number }>(counterFile, this.root) ?? { next: 1 };
+    const counter = shaped(readJson<{ next: number }>(counterFile, this.root), counterFile, this.root, (c) => Number.isSafeInteger(c.next) && c.next >= 1) ?? { next: 1 };
     const id = `S${counter.next}`;
     const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
     const sha256 = createHash('sha256').update(body).digest('hex');
@@ -317,4 +328,18 @@ export class RunStore {
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * A state file's value when it has the shape the server writes; otherwise a refusal naming the file, not a
+ * TypeError from deep inside a rule (a hand-edited or hostile run folder).
+ */
+function shaped<T>(value: T | undefined, file: string, root: string, check: (v: Record<string, any>) => boolean): T | undefined {
+  if (value === undefined) return undefined;
+  if (isObject(value) && check(value)) return value;
+  throw new InputError(`"${fileLabel(file, root)}" does not hold what deep-research writes there (wrong shape); restore it from git or remove it`);
 }

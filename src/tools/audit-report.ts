@@ -3,7 +3,7 @@ import { auditCounts } from '../engine/audit.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
-import { annotationsFor, fail, ok } from './result.js';
+import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -53,7 +53,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const report = readReport(ctx.store, run.run_id, args.path, ctx.cwd);
     if (report.text === undefined) return fail(`no report at ${report.shown}; write the report there first, then audit it`);
     const { rankedPassages, rankedPassagesAcross } = await import('../fetch/passages.js');
-    const { escapePageText, wrapUntrusted } = await import('../fetch/untrusted.js');
+    const { fence, wrapUntrusted } = await import('../fetch/untrusted.js');
     const pairs = auditPairs(parseReport(report.text));
     const audit = ctx.store.loadAudit(run.run_id);
     // An uncited sentence may rest on any stored source: its passages are ranked over all of them.
@@ -67,58 +67,72 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const limit = args.limit ?? DEFAULT_PAGE;
     // After a fix the changed pairs are scattered among settled ones; a re-audit pages through them alone.
     const listed = args.pending_only ? pairs.filter((p) => audit.verdicts[p.pair_id]?.verdict !== 'SUPPORTED') : pairs;
-    const page = listed.slice(offset, offset + limit);
-    const out = page.map((p) => {
+    const candidates = listed.slice(offset, offset + limit);
+    const out = candidates.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
       const context = contextText(p.statement, p.context);
       const ranking = rankingContext(p.context, p.statement);
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
-      let passages: string[] = [];
+      let raw: string[] = [];
       let from: string[] | undefined;
       if (verdict !== 'SUPPORTED' && p.source_id === null) {
         const found = rankedPassagesAcross(allSources(), p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking);
-        passages = found.map((x) => escapePageText(x.passage));
+        raw = found.map((x) => x.passage);
         from = found.map((x) => x.source_id);
       } else if (verdict !== 'SUPPORTED' && p.source_id !== null) {
         const source = ctx.store.readSource(run.run_id, p.source_id);
-        passages = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking).map(escapePageText) : [];
+        raw = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking) : [];
       }
-      return {
+      const pair = {
         pair_id: p.pair_id,
         line: p.line,
         statement: p.statement,
         source_id: p.source_id,
         ...(context ? { context } : {}),
-        passages,
+        passages: raw.map(fence),
         ...(from ? { passage_sources: from } : {}),
         ...(verdict ? { verdict } : {}),
       };
+      return { pair, raw };
     });
-    const next = offset + limit < listed.length ? offset + limit : undefined;
-    // The URL of each source on the page, for reading more of it with fetch_source and a focus.
-    const urls: Record<string, string> = {};
-    for (const id of out.flatMap((p) => (p.source_id !== null ? [p.source_id] : (p.passage_sources ?? [])))) {
-      if (urls[id] !== undefined) continue;
-      const url = ctx.store.readSource(run.run_id, id)?.url;
-      if (url) urls[id] = url;
+    // The page is cut by size as well as by count: every pair up to next_offset is shown (SPEC 7).
+    let shown = out.length;
+    let r = build(shown);
+    while (shown > 1 && replySize(r) > REPLY_CHARS) {
+      shown = Math.max(1, Math.min(shown - 1, Math.floor((shown * REPLY_CHARS) / replySize(r))));
+      r = build(shown);
     }
-    const structured: Record<string, unknown> = {
-      total: pairs.length,
-      unaudited: auditCounts(audit, pairs).unaudited,
-      pairs: out,
-      ...(next !== undefined ? { next_offset: next } : {}),
-      urls,
-    };
-    const listing = out
-      .map((p) => {
-        const missing = p.passages.length === 0 && p.verdict !== 'SUPPORTED' ? '\n(no passage of the stored text matches; read it with fetch_source and a focus)' : '';
-        const head = `[${p.pair_id}] line ${p.line} · ${p.source_id ?? 'UNCITED (source_id null: name the source that supports it)'} · ${p.verdict ?? 'unaudited'}`;
-        const passages = p.passages.map((x, i) => `passage${p.passage_sources ? ` (${p.passage_sources[i]})` : ''}: ${x}`);
-        return [head, `statement: ${p.statement}`, ...(p.context ? [`context: ${p.context}`] : []), ...passages].join('\n') + missing;
-      })
-      .join('\n\n');
-    const text = out.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
-    // The pairs go to the text once, inside the untrusted block, not a second time as a JSON line.
-    return ok(structured, text, ['pairs']);
+    return r;
+
+    function build(n: number) {
+      const page = out.slice(0, n).map((x) => x.pair);
+      const next = offset + n < listed.length ? offset + n : undefined;
+      // The URL of each source on the page, for reading more of it with fetch_source and a focus.
+      const urls: Record<string, string> = {};
+      for (const id of page.flatMap((p) => (p.source_id !== null ? [p.source_id] : (p.passage_sources ?? [])))) {
+        if (urls[id] !== undefined) continue;
+        const url = ctx.store.readSource(run.run_id, id)?.url;
+        if (url) urls[id] = url;
+      }
+      const structured: Record<string, unknown> = {
+        total: pairs.length,
+        unaudited: auditCounts(audit, pairs).unaudited,
+        pairs: page,
+        ...(next !== undefined ? { next_offset: next } : {}),
+        urls,
+      };
+      const listing = out
+        .slice(0, n)
+        .map(({ pair: p, raw }) => {
+          const missing = raw.length === 0 && p.verdict !== 'SUPPORTED' ? '\n(no passage of the stored text matches; read it with fetch_source and a focus)' : '';
+          const head = `[${p.pair_id}] line ${p.line} · ${p.source_id ?? 'UNCITED (source_id null: name the source that supports it)'} · ${p.verdict ?? 'unaudited'}`;
+          const passages = raw.map((x, i) => `passage${p.passage_sources ? ` (${p.passage_sources[i]})` : ''}: ${x}`);
+          return [head, `statement: ${p.statement}`, ...(p.context ? [`context: ${p.context}`] : []), ...passages].join('\n') + missing;
+        })
+        .join('\n\n');
+      const text = page.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
+      // The pairs go to the text once, inside the untrusted block, not a second time as a JSON line.
+      return ok(structured, text, ['pairs']);
+    }
   },
 };

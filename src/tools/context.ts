@@ -11,7 +11,7 @@ export interface ToolContext {
   /** Grounding of facts against stored text (SPEC 4.1); on unless DEEP_RESEARCH_GROUNDING=off. */
   grounding: boolean;
   /** Fetch limits; tests shorten the retry backoff. */
-  fetch: { timeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number };
+  fetch: { timeoutMs?: number; totalTimeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number };
 }
 
 export interface ContextOptions {
@@ -19,7 +19,7 @@ export interface ContextOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   now?: () => string;
-  fetch?: { timeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number };
+  fetch?: { timeoutMs?: number; totalTimeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number };
 }
 
 export function createContext(o: ContextOptions = {}): ToolContext {

@@ -4,7 +4,7 @@ import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
-import { annotationsFor, fail, ok } from './result.js';
+import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -38,7 +38,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as fenced untrusted text. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -46,7 +46,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   async handler(args, ctx: ToolContext, extra) {
     const run = ctx.store.loadRun(args.run_id);
     // Everything fetch-related loads on the first call, not at server start.
-    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { escapePageText, wrapUntrusted }] = await Promise.all([
+    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),
       import('../fetch/passages.js'),
       import('../fetch/untrusted.js'),
@@ -104,12 +104,24 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     });
 
     async function reply(source: StoredSource, duplicate: boolean, degraded: boolean) {
-      const max = args.max_chars ?? DEFAULT_CHARS;
+      // A reply carries at most REPLY_CHARS in each channel: when the asked-for size does not fit beside
+      // the title and outline, the content shrinks by the excess and says where it continues (SPEC 7).
+      let budget = args.max_chars ?? DEFAULT_CHARS;
+      let r = await render(source, duplicate, degraded, budget);
+      for (let i = 0; i < 6 && replySize(r) > REPLY_CHARS && budget > 500; i++) {
+        budget = Math.max(500, budget - (replySize(r) - REPLY_CHARS) - 200);
+        r = await render(source, duplicate, degraded, budget);
+      }
+      return r;
+    }
+
+    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, max: number) {
       const pdf = source.content_type === 'pdf';
       let content: string;
       let next: number | undefined;
-      if (args.start_index !== undefined) {
-        const page = pageFrom(source.markdown, args.start_index, max);
+      if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
+        // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
+        const page = pageFrom(source.markdown, args.start_index ?? 0, max);
         content = page.content;
         next = page.next_start_index;
       } else {
@@ -117,19 +129,17 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
         if (pdf) content = (await import('../fetch/pdf/layout.js')).dropPageMarkers(content);
       }
-      // Title and headings are page text like the body (SPEC 7): escaped wherever they appear, and in
+      // Title and headings are page text like the body (SPEC 7): fenced wherever they appear, and in
       // the text rendering, which is all some clients show the model, inside the block with the body.
-      const title = escapePageText(source.title);
       const raw = source.outline ?? outline(source.markdown);
-      const heads = raw.map(escapePageText);
       const label = `${source.id} ${source.url}`;
       const structured: Record<string, unknown> = {
         source_id: source.id,
         canonical_key: source.canonical_key,
         url: source.url,
-        title,
+        title: fence(source.title),
         total_chars: source.markdown.length,
-        outline: heads,
+        outline: raw.map(fence),
         content: wrapUntrusted(content, label),
         duplicate,
         degraded,

@@ -1,6 +1,6 @@
 // Registers every tool, and nothing else. Each tool lives in its own file.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { listTools } from './list-tools.js';
 import type { ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
@@ -83,4 +83,32 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   const compact = PREBUILT_TOOL_LIST ?? listTools(TOOLS);
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: compact }));
+  guardCallShape(server);
+}
+
+type RawHandler = (request: { params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/**
+ * A tools/call whose params are not shaped as the protocol says (`"arguments": "x"`) fails in the SDK's own
+ * request parsing, which answers -32603 with a dump of zod issues. Such a call is a caller's mistake: it
+ * gets invalid params (-32602) and one sentence saying what to send. The SDK keeps its handlers in a map
+ * it does not expose; the stdio tests fail if that changes.
+ */
+function guardCallShape(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RawHandler> })._requestHandlers;
+  const inner = handlers?.get('tools/call');
+  if (!handlers || !inner) return;
+  handlers.set('tools/call', (request, extra) => {
+    if (!CallToolRequestSchema.safeParse(request).success) {
+      const p = request.params as { name?: unknown; arguments?: unknown } | undefined;
+      const what =
+        p === null || typeof p !== 'object' || Array.isArray(p)
+          ? 'params must be an object'
+          : typeof p.name !== 'string'
+            ? 'params.name must be the tool\'s name, a string'
+            : `params.arguments must be an object of the tool's named arguments, not ${p.arguments === null ? 'null' : Array.isArray(p.arguments) ? 'an array' : `a ${typeof p.arguments}`}`;
+      return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid tools/call: ${what}.`));
+    }
+    return inner(request, extra);
+  });
 }

@@ -5,6 +5,7 @@ import { auditPairs, parseReport } from '../engine/statements.js';
 import { renderAudit } from '../reports/audit.js';
 import type { ToolContext } from './context.js';
 import { readReport, REPORT_NAME } from './report-file.js';
+import { unfence } from '../fetch/untrusted.js';
 import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
@@ -53,7 +54,9 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       if (report.text === undefined) return fail(`no report at ${report.shown}; write the report, then audit_report, then record_audit`);
       const pairs = auditPairs(parseReport(report.text));
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
-      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), args.verdicts, pairs, sourceText);
+      // A passage copied from audit_report's structured pairs still carries its fence (SPEC 7).
+      const verdicts = args.verdicts.map((v) => (v.passage === undefined ? v : { ...v, passage: unfence(v.passage) }));
+      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), verdicts, pairs, sourceText);
       const urls = new Map<string, string>();
       for (const id of new Set(pairs.flatMap((p) => p.source_id ?? result.state.verdicts[p.pair_id]?.source_id ?? []))) {
         const url = ctx.store.readSource(run.run_id, id)?.url;

@@ -4,6 +4,7 @@ import { canonicalKey } from '../engine/canonical-url.js';
 import { ACTIONS, CONTRADICTION_STATUSES, CONVERGENCE_REASONS, LEVELS, SQ_STATUSES, SUBJECT_STATUSES } from '../engine/types.js';
 import { microReportName, renderMicroReport } from '../reports/micro-report.js';
 import type { ToolContext } from './context.js';
+import { unfence } from '../fetch/untrusted.js';
 import { annotationsFor, ok } from './result.js';
 import { confidence, directivesOut, level, phase, runId, strictObject, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
@@ -112,7 +113,9 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
     ctx.store.loadRun(args.run_id);
     return ctx.store.lock(args.run_id, () => {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
-      const { state: next, decision } = decideRound(state, args, {
+      // A title or quote copied from a structured reply may still carry its fence (SPEC 7).
+      const facts = args.facts.map((f) => ({ ...f, ...(f.source_title !== undefined ? { source_title: unfence(f.source_title) } : {}), ...(f.quote !== undefined ? { quote: unfence(f.quote) } : {}) }));
+      const { state: next, decision } = decideRound(state, { ...args, facts }, {
         grounding: ctx.grounding,
         timestamp: ctx.now(),
         canonicalKey,

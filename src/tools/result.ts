@@ -5,7 +5,12 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
 
-const MAX_TEXT = 24_000;
+/**
+ * What one reply may carry, in each channel: the text, and `JSON.stringify(structuredContent)` (what Claude
+ * Code shows the model when a result has it). Tools whose replies grow with page text fit themselves
+ * under it and say where the rest continues (`next_start_index`, `next_offset`); see `replySize`.
+ */
+export const REPLY_CHARS = 24_000;
 
 /** Tools ask for an annotation set by naming their effect once. */
 export type Effect = 'read' | 'write' | 'write-idempotent' | 'fetch';
@@ -29,8 +34,13 @@ export function ok(structured: Record<string, unknown>, extraText?: string, omit
   const shown = omitFromText.length === 0 ? structured : Object.fromEntries(Object.entries(structured).filter(([k]) => !omitFromText.includes(k)));
   let text = renderFields(shown);
   if (extraText) text += `\n${extraText}`;
-  if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n[cut at ${MAX_TEXT} characters]`;
   return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+/** The larger of a reply's two channels, in characters: what must stay under REPLY_CHARS. */
+export function replySize(r: CallToolResult): number {
+  const text = r.content.map((c) => (c.type === 'text' ? c.text.length : 0)).reduce((a, b) => a + b, 0);
+  return Math.max(text, r.structuredContent === undefined ? 0 : JSON.stringify(r.structuredContent).length);
 }
 
 export function fail(message: string): CallToolResult {

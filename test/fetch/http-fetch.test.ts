@@ -2,7 +2,7 @@
 // trickles, rate limits, flaky upstreams, refused content types.
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchPage } from '../../src/fetch/http-fetch.js';
+import { DEFAULT_BASE_DELAY_MS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS, fetchPage, nextAttemptMs } from '../../src/fetch/http-fetch.js';
 import { allow, html, PROSE, startServer } from './helpers.js';
 import type { Handler, TestServer } from './helpers.js';
 
@@ -112,6 +112,43 @@ describe('total timeout', () => {
     const s = await serve(() => undefined);
     const r = await fetchPage(`${s.origin}/`, { allowHosts: allow(s), timeoutMs: 300, retries: 0 });
     expect(r).toMatchObject({ ok: false, kind: 'timeout' });
+  });
+
+  it('ends a never-ending page within the whole call\'s deadline, retries included, and says the deadline cut them', async () => {
+    for (const s of [await serve(() => undefined), await serve(trickle)]) {
+      const started = Date.now();
+      const r = await fetchPage(`${s.origin}/`, { allowHosts: allow(s), timeoutMs: 1500, totalTimeoutMs: 2500, baseDelayMs: 10 });
+      const took = Date.now() - started;
+      expect(r).toMatchObject({ ok: false, kind: 'timeout', attempts: 2 });
+      if (!r.ok) expect(r.message).toMatch(/the 3 s limit of one fetch_source call cut the retries/);
+      expect(took).toBeLessThan(3_500);
+    }
+  });
+
+  it('with the real defaults, three attempts at a never-ending page fit in 45 s, not 61 (the SDK gives up at 60)', () => {
+    expect(DEFAULT_TOTAL_TIMEOUT_MS).toBeLessThanOrEqual(45_000);
+    // The slowest case: every attempt runs to its limit and every backoff has its full jitter.
+    let elapsed = 0;
+    let attemptMs = Math.min(DEFAULT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS);
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      elapsed += attemptMs;
+      if (attempts > DEFAULT_RETRIES) break;
+      const wait = DEFAULT_BASE_DELAY_MS * 2 ** (attempts - 1);
+      const next = nextAttemptMs(elapsed, wait, DEFAULT_TOTAL_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+      if (next === undefined) break;
+      elapsed += wait;
+      attemptMs = next;
+    }
+    expect(attempts).toBe(3);
+    expect(elapsed).toBeLessThanOrEqual(DEFAULT_TOTAL_TIMEOUT_MS);
+    // Without the shared deadline the same page took 3 × 20 s plus the waits.
+    expect(3 * DEFAULT_TIMEOUT_MS + DEFAULT_BASE_DELAY_MS * 3).toBeGreaterThan(60_000);
+    // Too little left for a useful attempt: none is made.
+    expect(nextAttemptMs(44_000, 500, 45_000, 20_000)).toBeUndefined();
+    expect(nextAttemptMs(20_000, 500, 45_000, 20_000)).toBe(20_000);
+    expect(nextAttemptMs(40_500, 1_000, 45_000, 20_000)).toBe(3_500);
   });
 
   it('stops when the caller aborts', async () => {

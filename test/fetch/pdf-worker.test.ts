@@ -13,7 +13,11 @@ import { tempDir } from '../helpers/mcp.js';
 const SMALL = new Uint8Array(makePdf({ pages: [prose(1), prose(2)] }));
 const POLICY = new Uint8Array(fs.readFileSync(path.join(repoRoot, '../shared/fixtures/pdf/debian-policy/policy.pdf')));
 const LONG = new Uint8Array(makePdf({ pages: Array.from({ length: 80 }, (_, p) => [`Chapter notes, page ${p + 1}`, ...prose(p + 1)]) }));
-const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: zeroBomb(512) }));
+// A Flate bomb, plain or behind ASCIIHex or a second Flate, is refused before the worker (bomb.ts); one
+// behind RunLength reaches the worker, whose RSS watch must end it: the breach path.
+const ZEROS = zeroBomb(512);
+const FLATE_BOMBS = { plain: undefined, hex: 'hex', 'double Flate': 'flate' } as const;
+const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'runlength' }));
 
 afterEach(() => {
   setPdfWorkerIdleMs(30_000);
@@ -40,6 +44,17 @@ describe('the warm PDF worker', () => {
     const next = await readPdf(SMALL, 'next');
     expect(next.ok).toBe(true);
     expect(pdfWorkerState().threadId).not.toBe(before);
+  }, 30_000);
+
+  it.each(Object.entries(FLATE_BOMBS))('refuses a Flate bomb (%s) before it reaches the thread, which stays warm', async (_, wrap) => {
+    expect((await readPdf(SMALL, 'warm-up')).ok).toBe(true);
+    const before = pdfWorkerState().threadId;
+    expect(before).toBeDefined();
+    const bomb = await readPdf(new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, ...(wrap ? { wrap } : {}) })), 'bomb');
+    expect(bomb).toMatchObject({ ok: false, reason: 'too-complex' });
+    if (!bomb.ok) expect(bomb.message).toMatch(/inflate to more than 256 MiB: a decompression bomb/);
+    expect(pdfWorkerState().threadId).toBe(before);
+    expect((await readPdf(SMALL, 'next')).ok).toBe(true);
   }, 30_000);
 
   it('ends the thread on a memory-limit breach and keeps reading', async () => {

@@ -114,6 +114,26 @@ describe('the allow-list', () => {
 });
 
 describe('redirects', () => {
+  it('shows a UTF-8 Location as written in the refusal (the redirect is still refused)', async () => {
+    const utf8 = await startServer((_req, res) => {
+      // Header bytes go out as Latin-1 code units: this string puts the UTF-8 bytes on the wire.
+      res.writeHead(302, { location: Buffer.from(`http://127.0.0.2:${recorder.port}/ünïcode-日本`, 'utf8').toString('latin1') });
+      res.end();
+    });
+    try {
+      const r = await fetchPage(`${utf8.origin}/`, { allowHosts: allow(utf8), ...fast });
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.message).toMatch(/^Refused .*redirect 1/);
+        expect(r.message).toMatch(/ünïcode-日本|%C3%BCn%C3%AFcode-%E6%97%A5%E6%9C%AC/);
+        expect(r.message).not.toMatch(/Ã|Â|æ—/);
+      }
+      expect(recorder.connections).toBe(0);
+    } finally {
+      await utf8.close();
+    }
+  });
+
   it('refuses a redirect from an allowed host to a loopback port not on the list, at the hop', async () => {
     const before = recorder.connections;
     const to = encodeURIComponent(`http://127.0.0.1:${recorder.port}/`);

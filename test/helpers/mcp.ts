@@ -22,7 +22,7 @@ export function tempDir(prefix = 'dr-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function connect(o: { root?: string; cwd?: string; env?: NodeJS.ProcessEnv; clock?: () => string; fetch?: { timeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number } } = {}): Promise<Harness> {
+export async function connect(o: { root?: string; cwd?: string; env?: NodeJS.ProcessEnv; clock?: () => string; fetch?: { timeoutMs?: number; totalTimeoutMs?: number; baseDelayMs?: number; pdfTimeoutMs?: number } } = {}): Promise<Harness> {
   const root = o.root ?? tempDir();
   let tick = 0;
   const now = o.clock ?? (() => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++)).toISOString());

@@ -14,6 +14,8 @@ export interface PdfSpec {
   title?: string;
   /** Extra page-1 content stream, Flate-compressed as given (for bombs). */
   rawStream?: Buffer;
+  /** rawStream under a first filter before its Flate: ASCIIHex, RunLength (literal runs), or Flate again. */
+  wrap?: 'hex' | 'runlength' | 'flate';
 }
 
 function esc(s: string): string {
@@ -30,7 +32,17 @@ export function makePdf(spec: PdfSpec): Buffer {
   spec.pages.forEach((lines, i) => {
     let content: Buffer;
     if (i === 0 && spec.rawStream) {
-      content = Buffer.concat([Buffer.from(`<< /Length ${spec.rawStream.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), spec.rawStream, Buffer.from('\nendstream', 'latin1')]);
+      const raw = spec.rawStream;
+      const data =
+        spec.wrap === 'hex'
+          ? Buffer.from(`${raw.toString('hex')}>`, 'latin1')
+          : spec.wrap === 'runlength'
+            ? Buffer.concat([...Array.from({ length: Math.ceil(raw.length / 128) }, (_, k) => { const part = raw.subarray(k * 128, k * 128 + 128); return Buffer.concat([Buffer.from([part.length - 1]), part]); }), Buffer.from([128])])
+            : spec.wrap === 'flate'
+              ? zlib.deflateSync(raw)
+              : raw;
+      const filter = spec.wrap === 'hex' ? '[/ASCIIHexDecode /FlateDecode]' : spec.wrap === 'runlength' ? '[/RunLengthDecode /FlateDecode]' : spec.wrap === 'flate' ? '[/FlateDecode /FlateDecode]' : '/FlateDecode';
+      content = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter ${filter} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
     } else {
       const ops = spec.imageOnly
         ? '0.2 0.4 0.8 rg 72 72 450 650 re f 1 1 1 rg 100 100 50 50 re f'

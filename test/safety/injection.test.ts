@@ -3,13 +3,15 @@
 // outline sit inside the untrusted block too." A hostile page puts the block's closing tag, in several
 // spellings, into its <title> and headings; a whole thread is run over it, and every reply of every tool
 // is checked: in the text rendering no page-derived marker appears outside a well-formed block, and in
-// structuredContent every page-derived string has its fence lookalikes escaped.
+// structuredContent (what Claude Code shows the model) every page-derived string is itself fenced, with its
+// fence lookalikes escaped inside.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { startServer, type TestServer } from '../fetch/helpers.js';
+import { expectWholeReply } from '../helpers/fenced.js';
 
 const TAG = 'untrusted-page-content';
 // Markers only the page carries: wherever one shows up, page text has reached the reply.
@@ -35,6 +37,8 @@ function esc(s: string): string {
 const FENCE_LIKE = new RegExp(`[<\\uFF1C\\uFE64]\\s*\\/?\\s*${TAG}`, 'i');
 const BLOCK = new RegExp(`<${TAG} source="[^"]*">\\n[\\s\\S]*?\\n</${TAG}>`, 'g');
 const MARKS = new RegExp(`${TITLE_MARK}|${HEAD_MARK}|SYSTEM|assistant:`);
+/** A structured field that is one fenced block (title, outline entry, passage). */
+const FIELD = new RegExp(`^<${TAG}>([\\s\\S]*)</${TAG}>$`);
 
 let web: TestServer;
 let h: Harness;
@@ -134,20 +138,26 @@ describe('a page cannot speak outside its untrusted block', () => {
     expect(text.replace(BLOCK, '')).toMatch(/^source_id: S1$/m);
   });
 
-  it('structuredContent: every page-derived string comes back with its fence lookalikes escaped', () => {
+  it('structuredContent: every page-derived string comes back fenced, with its fence lookalikes escaped', () => {
     const leaks: string[] = [];
     for (const { call: c, r } of replies) {
       for (const { at, s } of strings(r.structuredContent)) {
         if (!MARKS.test(s)) continue;
-        // content is a whole block: judged like the text. Any other field carries no fence at all.
-        const rest = at === 'content' ? s.replace(BLOCK, '') : s;
+        // content is a whole block: judged like the text. Any other field is one fenced block of its own.
+        const field = FIELD.exec(s);
+        if (at !== 'content' && !field) leaks.push(`${c}: ${at} is page text outside a fenced block`);
+        const rest = at === 'content' ? s.replace(BLOCK, '') : '';
         if (at === 'content' && MARKS.test(rest)) leaks.push(`${c}: ${at} has page text outside its block`);
-        if (FENCE_LIKE.test(at === 'content' ? (s.match(BLOCK) ?? []).map((b) => b.slice(b.indexOf('\n') + 1, b.lastIndexOf('\n'))).join('\n') : s)) {
+        if (FENCE_LIKE.test(at === 'content' ? (s.match(BLOCK) ?? []).map((b) => b.slice(b.indexOf('\n') + 1, b.lastIndexOf('\n'))).join('\n') : (field?.[1] ?? s))) {
           leaks.push(`${c}: ${at} = ${s.slice(0, 300)}`);
         }
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it('no reply of any tool is over the reply size or ends inside an open block, in either channel', () => {
+    for (const { r } of replies) expectWholeReply(r);
   });
 
   it('a closing-tag lookalike in the title or a heading comes back escaped, not dropped', () => {

@@ -77,8 +77,8 @@ describe('fetch_source on PDFs', () => {
   it('stores a real PDF with its pages, content type and outline, in frontmatter and reply', async () => {
     await open();
     const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/policy.pdf`, focus: 'priority of a package' });
-    expect(r).toMatchObject({ source_id: 'S1', content_type: 'pdf', pages: { stored: 193, not_read: 0 }, title: 'Debian Policy Manual' });
-    expect(r.outline[0]).toBe('About this manual (p. 13)');
+    expect(r).toMatchObject({ source_id: 'S1', content_type: 'pdf', pages: { stored: 193, not_read: 0 }, title: '<untrusted-page-content>Debian Policy Manual</untrusted-page-content>' });
+    expect(r.outline[0]).toBe('<untrusted-page-content>About this manual (p. 13)</untrusted-page-content>');
     expect(r.content).toContain('The priority of a package is determined solely by the functionality it provides');
     expect(r.content).not.toMatch(/<!-- page \d+ -->/);
     const file = stored('S1');
@@ -107,7 +107,7 @@ describe('fetch_source on PDFs', () => {
       ['/encrypted.pdf', /encrypted PDF that needs a password/],
       ['/scan.pdf', /PDF of 3 pages with only 0 characters of text .*no text layer/],
       ['/truncated.pdf', /truncated PDF \(it has no end-of-file marker\)/],
-      ['/bomb.pdf', /could not parse within its memory limit/],
+      ['/bomb.pdf', /inflate to more than 256 MiB: a decompression bomb/],
     ];
     for (const [route, why] of cases) {
       const t0 = Date.now();

@@ -53,7 +53,7 @@ describe('fetch_source', () => {
   it('stores a page once per canonical key; URL variants answer from the store without a request', async () => {
     await open();
     const first = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article?utm_source=x`, focus: 'burnout sleep' });
-    expect(first).toMatchObject({ source_id: 'S1', duplicate: false, degraded: false, title: 'Four-day week trial results' });
+    expect(first).toMatchObject({ source_id: 'S1', duplicate: false, degraded: false, title: '<untrusted-page-content>Four-day week trial results</untrusted-page-content>' });
     expect(first.canonical_key).toBe(`127.0.0.1:${web.port}/article`);
     expect(first.outline.join('\n')).toContain('Wellbeing');
     expect(first.content).toContain('lower burnout');

@@ -35,17 +35,27 @@ export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 
 
 export interface PdfReadOptions {
   timeoutMs?: number;
+  /** What is left of the whole call's deadline (ms): the parse gets no more than this. */
+  leftMs?: number;
   maxPages?: number;
 }
 
 export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS;
+  const timeoutMs = Math.min(opts.timeoutMs ?? DEFAULT_PDF_TIMEOUT_MS, opts.leftMs ?? Infinity);
   const maxPages = opts.maxPages ?? MAX_PAGES;
   // pdf.js recovers a cut-off file by scanning for objects and returns whatever pages it finds, which would
   // store part of a document as if it were all of it. A complete file ends with %%EOF.
   const tail = Buffer.from(bytes.buffer, bytes.byteOffset + Math.max(0, bytes.byteLength - 2048), Math.min(bytes.byteLength, 2048));
   if (tail.indexOf('%%EOF', 0, 'latin1') === -1) {
     return { ok: false, reason: 'truncated', message: `${where} is a truncated PDF (it has no end-of-file marker): the download was cut short or the file is damaged. Skip it or find another copy.` };
+  }
+  const { inflatedSize, MAX_INFLATED_BYTES } = await import('./bomb.js');
+  if ((await inflatedSize(bytes)) > MAX_INFLATED_BYTES) {
+    return {
+      ok: false,
+      reason: 'too-complex',
+      message: `${where} is a PDF whose compressed text streams inflate to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MiB: a decompression bomb, not a document to read. Skip it or find an HTML version.`,
+    };
   }
   const reply = await runWorker({ data: bytes, maxPages }, timeoutMs);
   if ('failure' in reply) {
