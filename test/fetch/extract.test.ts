@@ -196,12 +196,10 @@ describe('readPage', () => {
 });
 
 const readabilityDir = fixturesDir('readability');
-const haveFixtures = fs.existsSync(readabilityDir);
 
-// A fresh clone outside this workspace has no ../shared; CI always has it, and there a missing corpus fails.
-describe.skipIf(!haveFixtures && !process.env.CI)('Readability fixture corpus over a local server', () => {
+describe('Readability fixture corpus over a local server', () => {
   let server: TestServer;
-  const cases = haveFixtures ? fs.readdirSync(readabilityDir).filter((c) => fs.existsSync(path.join(readabilityDir, c, 'source.html'))).sort() : [];
+  const cases = fs.readdirSync(readabilityDir).filter((c) => fs.existsSync(path.join(readabilityDir, c, 'source.html'))).sort();
 
   beforeAll(async () => {
     // Pages are served at /<case>/test/page.html, mirroring the http://fakehost/test/page.html the

@@ -8,10 +8,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { brief, QUESTION } from '../helpers/fixtures.js';
 import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
-import { repoRoot, startServer, type TestServer } from '../fetch/helpers.js';
+import { fixturesDir, startServer, type TestServer } from '../fetch/helpers.js';
 import { quoteFound } from '../../src/engine/grounding.js';
 
-const FIXTURES = path.resolve(repoRoot, '../shared/fixtures/pdf');
+const FIXTURES = fixturesDir('pdf');
 const POLICY = fs.readFileSync(path.join(FIXTURES, 'debian-policy/policy.pdf'));
 const RDATA = fs.readFileSync(path.join(FIXTURES, 'r-data/R-data.pdf'));
 
