@@ -21,7 +21,7 @@ import{Q as x,S as O,T as C,a as _,va as v,wa as T}from"./chunks/chunk-O7Q6O7KB.
                                           (given artifacts/, every run in it)
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
   deep-research uninstall [--target ...] (--project <dir> | --user)
-  deep-research --version`;async function Q(t){let[e,...r]=t;switch(e){case"verify":return k(r);case"lint":return N(r);case"install":case"uninstall":{let{runInstall:n}=await import("./chunks/install-UPUVM7UQ.js");return n(t)}case"--version":case"-v":case"version":return process.stdout.write(`${_}
+  deep-research --version`;async function Q(t){let[e,...r]=t;switch(e){case"verify":return k(r);case"lint":return N(r);case"install":case"uninstall":{let{runInstall:n}=await import("./chunks/install-QCJNDJBH.js");return n(t)}case"--version":case"-v":case"version":return process.stdout.write(`${_}
 `),0;case void 0:case"-h":case"--help":case"help":return process.stdout.write(`${M}
 `),e===void 0?2:0;default:return process.stderr.write(`unknown command "${e}"
 ${M}
