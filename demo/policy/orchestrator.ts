@@ -487,8 +487,8 @@ function composeReport(x: ComposeInput): string {
   const ids = [...citedIds].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   for (const id of ids) {
     const e = byId.get(id);
-    if (e) lines.push(`- [${id}] ${e.title} — ${e.url}`);
-    else lines.push(`- [${id}] Meta-analysis of four-day week trials — https://example.org/four-day-week-meta-analysis`);
+    if (e) lines.push(`- [${id}](sources/${id}.md) ${e.title} — ${e.url}`);
+    else lines.push(`- [${id}](sources/${id}.md) Meta-analysis of four-day week trials — https://example.org/four-day-week-meta-analysis`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -13,12 +13,22 @@ export interface VerdictRecord {
   verdict: Verdict;
   passage?: string;
   note?: string;
+  /** The audit pass it was given in (1 when absent: state written before passes were kept). */
+  pass?: number;
+  /** The statement's line in the report as it was judged. */
+  line?: number;
 }
 
 export interface AuditState {
   version: 1;
   /** By pair id; a pair's id changes with its statement, so an edited statement has no verdict. */
   verdicts: Record<string, VerdictRecord>;
+  /** The current pass: a new one starts when verdicts come for a report that changed since the last. */
+  pass?: number;
+  /** sha256 of the report the last verdicts were given on. */
+  report_sha256?: string;
+  /** Verdicts that a later verdict on the same pair replaced, oldest first. */
+  history?: VerdictRecord[];
 }
 
 export interface VerdictInput {
@@ -50,6 +60,7 @@ export function applyVerdicts(
   inputs: readonly VerdictInput[],
   pairs: readonly Pair[],
   sourceText: (id: string) => string | undefined,
+  reportSha256?: string,
 ): { state: AuditState; recorded: string[]; refused: { pair_id: string; why: string }[] } {
   const byId = new Map(pairs.map((p) => [p.pair_id, p]));
   const projected = new Map<string, string>();
@@ -62,6 +73,10 @@ export function applyVerdicts(
     return projected.get(id);
   };
   const verdicts = { ...state.verdicts };
+  const history = [...(state.history ?? [])];
+  // Verdicts on a report edited since the last ones (a fix, then a re-audit) open a new pass.
+  let pass = state.pass ?? 1;
+  if (Object.keys(state.verdicts).length > 0 && reportSha256 !== undefined && state.report_sha256 !== undefined && reportSha256 !== state.report_sha256) pass += 1;
   const recorded: string[] = [];
   const refused: { pair_id: string; why: string }[] = [];
   for (const v of inputs) {
@@ -98,10 +113,41 @@ export function applyVerdicts(
     const record: VerdictRecord = { pair_id: pair.pair_id, source_id: pair.source_id, statement: pair.statement, verdict: v.verdict };
     if (passage !== '') record.passage = passage;
     if (note !== '') record.note = note;
+    record.pass = pass;
+    record.line = pair.line;
+    const earlier = verdicts[v.pair_id];
+    if (earlier) history.push(earlier);
     verdicts[v.pair_id] = record;
     recorded.push(v.pair_id);
   }
-  return { state: { version: 1, verdicts }, recorded, refused };
+  const next: AuditState = { version: 1, verdicts, pass };
+  const sha = reportSha256 ?? state.report_sha256;
+  if (sha !== undefined) next.report_sha256 = sha;
+  if (history.length > 0) next.history = history;
+  return { state: next, recorded, refused };
+}
+
+/**
+ * What audit.md keeps below its table (SPEC 6): for each pass, how many verdicts it gave of each kind,
+ * and every verdict that is not the current one of a pair now in the report (replaced by a re-audit, or
+ * given on a statement since changed), pass by pass, so a summary like "14 were SUPPORTED on the first
+ * pass" can be checked from audit.md alone.
+ */
+export function auditHistory(state: AuditState, pairs: readonly Pair[]): { passes: { pass: number; counts: Record<Verdict, number>; total: number }[]; earlier: VerdictRecord[] } {
+  const current = new Set(pairs.map((p) => p.pair_id));
+  const all = [...(state.history ?? []), ...Object.values(state.verdicts)];
+  const earlier = [...(state.history ?? []), ...Object.values(state.verdicts).filter((v) => !current.has(v.pair_id))];
+  const passes = new Map<number, { pass: number; counts: Record<Verdict, number>; total: number }>();
+  for (const v of all) {
+    const n = v.pass ?? 1;
+    const e = passes.get(n) ?? { pass: n, counts: { SUPPORTED: 0, PARTIAL: 0, UNSUPPORTED: 0 }, total: 0 };
+    e.counts[v.verdict] += 1;
+    e.total += 1;
+    passes.set(n, e);
+  }
+  const order = (v: VerdictRecord) => [v.pass ?? 1, v.line ?? 0] as const;
+  earlier.sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1] || (a.pair_id < b.pair_id ? -1 : a.pair_id > b.pair_id ? 1 : 0));
+  return { passes: [...passes.values()].sort((a, b) => a.pass - b.pass), earlier };
 }
 
 /** Counts over the report's current pairs; verdicts of statements no longer in it do not count. */

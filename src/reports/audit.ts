@@ -1,12 +1,33 @@
 // audit.md (SPEC 6): every claim–source pair of the report as it now stands, in report order, with its
 // verdict and the passage it rests on. Rendered from state and the report alone.
-import { auditCounts, type AuditState } from '../engine/audit.js';
+import { auditCounts, auditHistory, type AuditState } from '../engine/audit.js';
 import type { Pair } from '../engine/statements.js';
-import { cell, inline, render } from './render.js';
+import { cell, inline, render, sourceLink } from './render.js';
 
 export function renderAudit(i: { question: string; report: string; pairs: readonly Pair[]; audit: AuditState; urls: ReadonlyMap<string, string> }): string {
   const counts = auditCounts(i.audit, i.pairs);
+  const history = auditHistory(i.audit, i.pairs);
+  const ordinal = (n: number) => (n === 1 ? 'first pass' : `re-audit ${n - 1}`);
   return render('audit', {
+    has_history: history.passes.length > 1 || history.earlier.length > 0,
+    passes: history.passes.map((p) => ({
+      pass: p.pass,
+      name: ordinal(p.pass),
+      total: p.total,
+      supported: p.counts.SUPPORTED,
+      partial: p.counts.PARTIAL,
+      unsupported: p.counts.UNSUPPORTED,
+    })),
+    has_earlier: history.earlier.length > 0,
+    earlier: history.earlier.map((v) => ({
+      pass: ordinal(v.pass ?? 1),
+      line: v.line ?? '—',
+      statement: cell(v.statement),
+      source: sourceLink(v.source_id, i.urls.get(v.source_id)),
+      verdict: v.verdict,
+      passage: cell(v.passage),
+      note: cell(v.note),
+    })),
     question: inline(i.question),
     report: i.report,
     total: i.pairs.length,
@@ -18,7 +39,7 @@ export function renderAudit(i: { question: string; report: string; pairs: readon
       return {
         line: p.line,
         statement: cell(p.statement),
-        source: url ? `[${p.source_id}](${url.replace(/[()\s|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})` : p.source_id,
+        source: sourceLink(p.source_id, url),
         verdict: v?.verdict ?? 'UNAUDITED',
         passage: cell(v?.passage),
         note: cell(v?.note),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
@@ -50,9 +51,9 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       if (report.text === undefined) return fail(`no report at ${report.shown}; write the report, then audit_report, then record_audit`);
       const { pairs } = parseReport(report.text);
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
-      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), args.verdicts, pairs, sourceText);
+      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), args.verdicts, pairs, sourceText, createHash('sha256').update(report.text).digest('hex'));
       const urls = new Map<string, string>();
-      for (const id of new Set(pairs.map((p) => p.source_id))) {
+      for (const id of new Set([...pairs.map((p) => p.source_id), ...(result.state.history ?? []).map((v) => v.source_id), ...Object.values(result.state.verdicts).map((v) => v.source_id)])) {
         const url = ctx.store.readSource(run.run_id, id)?.url;
         if (url) urls.set(id, url);
       }
