@@ -96,7 +96,9 @@ describe('fetch_source on PDFs', () => {
   it('reads a PDF served as application/octet-stream by its signature, and refuses other octet-streams', async () => {
     await open();
     const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/r-data` });
-    expect(r).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 } });
+    // Its metadata has no title: the title is the first page's heading, as a reader would take it, not the URL.
+    expect(r).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 }, title: 'R Data Import/Export' });
+    expect(stored(r.source_id)).toMatch(/\ntitle: R Data Import\/Export\n/);
     expect(quoteFound('Some third-party applications claim to produce data ‘in SPSS format’ but with differences in the formats', stored(r.source_id))).toBe(true);
     expect(await h.refused('fetch_source', { run_id: runId, url: `${web.origin}/blob` })).toMatch(/application\/octet-stream and not a PDF/);
   });
