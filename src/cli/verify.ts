@@ -22,7 +22,8 @@ export function openRun(runDir: string | undefined): { store: RunStore; runId: s
 }
 
 export function runVerify(argv: string[]): number {
-  const parsed = positionals(argv, 2, { 'no-audit': { type: 'boolean' } });
+  // One path, like lint: the report is the run's report.md (a second word is refused, not read as a file).
+  const parsed = positionals(argv, 1, { 'no-audit': { type: 'boolean' } });
   if (typeof parsed === 'string') {
     process.stderr.write(`verify: ${parsed}\n`);
     return 2;
@@ -35,7 +36,7 @@ export function runVerify(argv: string[]): number {
     return 2;
   }
   const { store, runId } = opened;
-  const file = path.join(store.runDir(runId), args[1] ?? 'report.md');
+  const file = path.join(store.runDir(runId), 'report.md');
   const text = readFileSafe(file);
   if (text === undefined) {
     process.stderr.write(`verify: no report at ${path.relative(process.cwd(), file)}\n`);
