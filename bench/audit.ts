@@ -9,9 +9,9 @@ import { RunStore } from '../src/store/run-store.js';
 import { canonicalKey } from '../src/engine/canonical-url.js';
 import { inProcess } from './in-process.js';
 import type { Section } from './report.js';
-import { REPO } from './targets.js';
+import { CORPUS, corpusLabel } from './corpus.js';
 
-const FIXTURES = path.join(REPO, '..', 'shared', 'fixtures', 'readability');
+const FIXTURES = path.join(CORPUS, 'readability');
 const SOURCES = 20;
 const PER_SOURCE = 3;
 /** Every DOUBLE-th statement cites two sources, as synthesis often does. */
@@ -49,6 +49,10 @@ function pages(): { url: string; title: string; markdown: string; sentences: str
 
 export async function audit(): Promise<Section> {
   const section: Section = { name: 'audit', title: 'Claim audit cost', rows: [], notes: [] };
+  if (!fs.existsSync(FIXTURES)) {
+    section.rows.push({ figure: 'claim audit', ours: 'not measured', met: null, because: `no readability corpus at ${corpusLabel('readability')}` });
+    return section;
+  }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-audit-'));
   const server = await inProcess({ root });
   try {
@@ -129,7 +133,7 @@ export async function audit(): Promise<Section> {
       },
     );
     section.notes.push(
-      `Report: ${pairs} claim–source pairs (${n} statements, every ${DOUBLE}th citing two sources), each a sentence of one of ${ps.length} readability fixture pages (../shared/fixtures/readability, converted with turndown) cut to 18 words. ` +
+      `Report: ${pairs} claim–source pairs (${n} statements, every ${DOUBLE}th citing two sources), each a sentence of one of ${ps.length} readability fixture pages (the corpus's readability/, converted with turndown) cut to 18 words. ` +
         `The auditor reads ${pagesRead} audit_report pages (${int(tok(auditChars))} tok of text; the structuredContent JSON a client may show instead is ${int(tok(auditJson))} tok), records ${pairs} verdicts, ${withPassage} SUPPORTED (${int(tok(recordChars))} tok of replies) and calls verify_report once (${int(tok(verify.length))} tok). ` +
         `Tokens are characters / 4. The reference reads, for every pair, fetch_source on its page with the statement as focus at the default max_chars.`,
     );

@@ -1,7 +1,8 @@
 // Extraction quality and cost: our pipeline (linkedom → Readability → turndown + GFM) side by side with
-// a baseline (plain turndown on the whole HTML), over two corpora next to the repository:
-//   ../shared/fixtures/readability  Readability's test pages; expected.html is Readability's own output
-//   ../shared/fixtures/aeb          article-extraction benchmark pages with human-annotated article text
+// a baseline (plain turndown on the whole HTML), over two corpora outside the repository, under
+// $DEEP_RESEARCH_CORPUS (default ../shared/fixtures; see bench/corpus.ts):
+//   readability/  Readability's test pages; expected.html is Readability's own output
+//   aeb/          article-extraction benchmark pages with human-annotated article text
 //
 //   npx tsx bench/extract.ts        prints the table; exit 0 even when a goal is missed (printed MISSED)
 //
@@ -24,10 +25,10 @@ import TurndownService from 'turndown';
 import { decodeBody, parseContentType } from '../src/fetch/decode.js';
 import { extractReadable } from '../src/fetch/extract.js';
 import { readPage } from '../src/fetch/pipeline.js';
+import { CORPUS, corpusLabel } from './corpus.js';
 import { median, visibleText, wordScore } from './score.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURES = path.resolve(REPO, '../shared/fixtures');
+const FIXTURES = CORPUS;
 
 export const GOALS = { readabilityRecall: 0.97, aebF1: 0.97, reduction: 10, msPerPage: 30 } as const;
 
@@ -96,7 +97,7 @@ export async function runExtractBench(): Promise<Result> {
       cpuMsPerPageAll: Number.NaN,
       msPerPageAll: Number.NaN,
       load: loadNow(),
-      rows: [{ figure: 'extraction', ours: 'not measured', met: null, because: `no fixtures at ${path.relative(REPO, FIXTURES)}` }],
+      rows: [{ figure: 'extraction', ours: 'not measured', met: null, because: `no corpus at ${corpusLabel()}` }],
       notes: [],
       goalsMet: false,
     };

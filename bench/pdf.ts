@@ -16,12 +16,13 @@ import { makePdf } from '../test/helpers/pdf.js';
 import { goalRow, type Section } from './report.js';
 import { median, ms, ratio } from './stats.js';
 import { childEnv, StdioClient } from './stdio-client.js';
-import { ourServer, REPO } from './targets.js';
+import { CORPUS, corpusLabel } from './corpus.js';
+import { ourServer } from './targets.js';
 
 const RUNS = Math.max(3, Number(process.env.BENCH_PDF_RUNS ?? 5));
 const COLD_RUNS = Math.max(1, Number(process.env.BENCH_PDF_COLD_RUNS ?? 3));
 const SAMPLE = 200;
-const FIXTURES = path.resolve(REPO, '../shared/fixtures/pdf');
+const FIXTURES = path.join(CORPUS, 'pdf');
 
 interface Fixture {
   name: string;
@@ -152,6 +153,11 @@ export async function pdf(): Promise<Section> {
     execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
   } catch {
     havePdftotext = false;
+  }
+  const missing = FIXTURE_LIST.filter((f) => !fs.existsSync(path.join(FIXTURES, f.pdf)));
+  if (missing.length > 0) {
+    section.rows.push({ figure: 'PDF reading', ours: 'not measured', met: null, because: `no PDF corpus at ${corpusLabel('pdf')}` });
+    return section;
   }
   const files = new Map<string, Buffer>();
   for (const f of FIXTURE_LIST) files.set(`/${f.name}.pdf`, fs.readFileSync(path.join(FIXTURES, f.pdf)));

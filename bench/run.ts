@@ -1,6 +1,9 @@
 // `npm run bench`: every figure a user pays for, side by side with a reference, in one run.
-//   tsx bench/run.ts                  all sections; prints the table and writes bench/results.md
-//   tsx bench/run.ts cold-start ...   only the named sections; prints, writes nothing
+//   tsx bench/run.ts                  all sections; prints the table and writes bench/results.md, but only
+//                                     when every row was measured; otherwise bench/results.partial.md
+//   tsx bench/run.ts cold-start ...   only the named sections; prints, writes bench/results.partial.md
+// bench/results.md is the published table: a partial run (a section asked alone, a corpus or a tool
+// missing, a section that failed) never overwrites it. bench/results.partial.md is git-ignored.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { audit } from './audit.js';
@@ -91,10 +94,18 @@ async function main(): Promise<void> {
   }
   const markdown = `${out.join('\n').trimEnd()}\n`;
   process.stdout.write(markdown);
-  if (asked.length === 0) {
-    fs.writeFileSync(path.join(REPO, 'bench', 'results.md'), markdown);
-    console.error(`bench: wrote bench/results.md (${seconds.toFixed(0)} s)`);
+  if (unmeasured.length > 0) {
+    const bySection = sections.filter((s) => s.rows.some((r) => r.met === null)).map((s) => `${s.name} (${s.rows.filter((r) => r.met === null).map((r) => r.because ?? r.figure).join('; ')})`);
+    console.error(`bench: NOT MEASURED: ${bySection.join('; ')}`);
   }
+  const complete = asked.length === 0 && unmeasured.length === 0;
+  const file = complete ? 'results.md' : 'results.partial.md';
+  fs.writeFileSync(path.join(REPO, 'bench', file), markdown);
+  console.error(
+    complete
+      ? `bench: wrote bench/results.md (${seconds.toFixed(0)} s)`
+      : `bench: a partial run (${asked.length > 0 ? `sections asked: ${names.join(', ')}` : `${unmeasured.length} row(s) not measured`}); wrote bench/results.partial.md and left bench/results.md as published`,
+  );
 }
 
 await main();

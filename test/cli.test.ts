@@ -16,6 +16,7 @@ beforeAll(async () => {
   const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
   runDir = path.join(h.root, run_id);
   await seedSource(h.root, run_id, 'https://example.org/a', PAGE(3), 'Trial report A');
+  await seedSource(h.root, run_id, 'https://example.org/b', PAGE(4), 'Trial report B (read, not cited)');
   await h.ok('start_thread', { run_id, thread: 'Trials and output' });
   await h.ok('record_round', {
     run_id,
@@ -53,12 +54,22 @@ describe('deep-research CLI', () => {
     expect(edited.status).toBe(1);
     expect(edited.stdout).toMatch(/report\.md:5: source S1 was changed after it was stored/);
     fs.writeFileSync(source, stored);
+    // A stored source the report does not cite is checked too (SPEC 6), and named.
+    const spare = path.join(runDir, 'sources', 'S2.md');
+    const uncitedText = fs.readFileSync(spare, 'utf8');
+    fs.writeFileSync(spare, `${uncitedText}\nAn added sentence.\n`);
+    const editedUncited = cli('verify', runDir);
+    expect(editedUncited.status).toBe(1);
+    expect(editedUncited.stdout).toMatch(/report\.md:0: source S2 \(not cited\) was changed after it was stored: sources\/S2\.md no longer matches its sha256/);
+    fs.writeFileSync(spare, uncitedText);
+    expect(cli('verify', runDir).status).toBe(0);
     // An uncited sentence stating a version fails, with its line, even with --no-audit: it is no audit verdict.
     fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1]. Python 3.12 removed distutils.'));
     const uncited = cli('verify', runDir, '--no-audit');
     expect(uncited.status).toBe(1);
     expect(uncited.stdout).toMatch(/report\.md:5: uncited statement "Python 3\.12 removed distutils\."/);
     expect(uncited.stdout).toContain('1 uncited statement;');
+    fs.writeFileSync(path.join(runDir, 'report.md'), good);
     fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1, S7].'));
     const bad = cli('verify', runDir);
     expect(bad.status).toBe(1);
@@ -75,7 +86,7 @@ describe('deep-research CLI', () => {
     const bad = cli('lint', runDir);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toContain('missing section "## Saturation Assessment"');
-    expect(bad.stdout).toContain('fact row has no source linked to its URL');
+    expect(bad.stdout).toContain('fact row has no source linked to its stored file and URL');
     fs.writeFileSync(path.join(runDir, file), text);
   });
 
@@ -104,7 +115,9 @@ describe('deep-research CLI', () => {
       [['verify', report], /^verify: .*report\.md is a file, not a run folder; give the folder that holds it: /],
       [['verify', h.root], /^verify: .* is not a run folder but holds one; give that: /],
       [['lint', runDir, 'extra'], /^lint: takes one path; remove "extra"$/],
-      [['verify', runDir, 'report.md', 'extra'], /^verify: takes at most 2 arguments; remove "extra"$/],
+      [['verify', runDir, 'extra'], /^verify: takes one path; remove "extra"$/],
+      [['verify', runDir, 'audit.md'], /^verify: takes one path; remove "audit\.md"$/],
+      [['verify', runDir, 'report.md', 'extra'], /^verify: takes one path; remove "report\.md", "extra"$/],
       [['lint', '--fix', runDir], /^lint: unknown option --fix$/],
     ];
     for (const [args, want] of cases) {

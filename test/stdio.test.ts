@@ -143,7 +143,7 @@ describe('dist/server.js over stdio', () => {
 
   it('reads a PDF in its worker from the bundle (dist/pdf-worker.js and the pdf.js chunk)', async () => {
     expect(fs.existsSync(BUNDLE), 'run npm run build first').toBe(true);
-    const pdf = fs.readFileSync(path.resolve('../shared/fixtures/pdf/r-data/R-data.pdf'));
+    const pdf = fs.readFileSync(path.resolve('test/fixtures/pdf/r-data/R-data.pdf'));
     const web = await startServer((_q, res) => {
       res.setHeader('content-type', 'application/pdf');
       res.end(pdf);

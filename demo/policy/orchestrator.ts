@@ -487,8 +487,8 @@ function composeReport(x: ComposeInput): string {
   const ids = [...citedIds].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
   for (const id of ids) {
     const e = byId.get(id);
-    if (e) lines.push(`- [${id}] ${e.title} — ${e.url}`);
-    else lines.push(`- [${id}] Meta-analysis of four-day week trials — https://example.org/four-day-week-meta-analysis`);
+    if (e) lines.push(`- [${id}](sources/${id}.md) ${e.title} — ${e.url}`);
+    else lines.push(`- [${id}](sources/${id}.md) Meta-analysis of four-day week trials — https://example.org/four-day-week-meta-analysis`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -503,7 +503,7 @@ function removeProblemLines(content: string, problems: { line: number; message: 
   const methods = kept.findIndex((l) => l === '## Methods');
   const end = methods < 0 ? -1 : kept.findIndex((l, i) => i > methods && l.startsWith('## '));
   const note = removed.map((r) => {
-    const listed = /^- \[(S\d+)\] /.exec(r.text);
+    const listed = /^- \[(S\d+)\](?:\(sources\/S\d+\.md\))? /.exec(r.text);
     return listed ? `Removed from Sources on verification: ${listed[1]} (${sanitise(r.why)})` : `Removed on verification: ${sanitise(r.text.replace(/^- /, ''))} (${sanitise(r.why)})`;
   });
   if (end > 0) kept.splice(end - 1, 0, ...note);

@@ -54,7 +54,8 @@ export function runVerify(argv: string[]): number {
 }
 
 function verify(argv: string[]): number {
-  const parsed = positionals(argv, 2, { 'no-audit': { type: 'boolean' } });
+  // One path, like lint: the report is the run's report.md (a second word is refused, not read as a file).
+  const parsed = positionals(argv, 1, { 'no-audit': { type: 'boolean' } });
   if (typeof parsed === 'string') {
     err(`verify: ${parsed}`);
     return 2;
@@ -67,7 +68,7 @@ function verify(argv: string[]): number {
     return 2;
   }
   const { store, runId } = opened;
-  const file = path.join(store.runDir(runId), args[1] ?? 'report.md');
+  const file = path.join(store.runDir(runId), 'report.md');
   const text = readFileSafe(file, store.runDir(runId), path.relative(process.cwd(), file));
   if (text === undefined) {
     err(`verify: no report at ${path.relative(process.cwd(), file)}`);

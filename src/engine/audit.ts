@@ -16,12 +16,24 @@ export interface VerdictRecord {
   verdict: Verdict;
   passage?: string;
   note?: string;
+  /** The audit pass it was given in (1 when absent: state written before passes were kept). */
+  pass?: number;
+  /** The statement's line in the report as it was judged. */
+  line?: number;
+  /** A copy of an uncited sentence's verdict, kept for the pair its citation makes. */
+  carried?: boolean;
 }
 
 export interface AuditState {
   version: 1;
   /** By pair id; a pair's id changes with its statement, so an edited statement has no verdict. */
   verdicts: Record<string, VerdictRecord>;
+  /** The current pass: a new one starts when verdicts come for a report that changed since the last. */
+  pass?: number;
+  /** sha256 of the report the last verdicts were given on. */
+  report_sha256?: string;
+  /** Verdicts that a later verdict on the same pair replaced, oldest first. */
+  history?: VerdictRecord[];
 }
 
 export interface VerdictInput {
@@ -55,6 +67,7 @@ export function applyVerdicts(
   inputs: readonly VerdictInput[],
   pairs: readonly AuditPair[],
   sourceText: (id: string) => string | undefined,
+  reportSha256?: string,
 ): { state: AuditState; recorded: string[]; refused: { pair_id: string; why: string }[]; cite: { pair_id: string; line: number; source_id: string }[] } {
   const byId = new Map(pairs.map((p) => [p.pair_id, p]));
   const projected = new Map<string, string>();
@@ -67,6 +80,10 @@ export function applyVerdicts(
     return projected.get(id);
   };
   const verdicts = { ...state.verdicts };
+  const history = [...(state.history ?? [])];
+  // Verdicts on a report edited since the last ones (a fix, then a re-audit) open a new pass.
+  let pass = state.pass ?? 1;
+  if (Object.keys(state.verdicts).length > 0 && reportSha256 !== undefined && state.report_sha256 !== undefined && reportSha256 !== state.report_sha256) pass += 1;
   const recorded: string[] = [];
   const refused: { pair_id: string; why: string }[] = [];
   const cite: { pair_id: string; line: number; source_id: string }[] = [];
@@ -117,16 +134,48 @@ export function applyVerdicts(
     if (pair.source_id === null) record.uncited = true;
     if (passage !== '') record.passage = passage;
     if (note !== '') record.note = note;
+    record.pass = pass;
+    record.line = pair.line;
+    const earlier = verdicts[v.pair_id];
+    if (earlier) history.push(earlier);
     verdicts[v.pair_id] = record;
     recorded.push(v.pair_id);
     if (pair.source_id === null && source !== undefined && v.verdict === 'SUPPORTED') {
       // The pair the sentence becomes once the writer cites the source at its end is already judged.
       const carried = pairId(pair.statement, source);
-      verdicts[carried] = { ...record, pair_id: carried };
+      verdicts[carried] = { ...record, pair_id: carried, carried: true };
       cite.push({ pair_id: pair.pair_id, line: pair.line, source_id: source });
     }
   }
-  return { state: { version: 1, verdicts }, recorded, refused, cite };
+  const next: AuditState = { version: 1, verdicts, pass };
+  const sha = reportSha256 ?? state.report_sha256;
+  if (sha !== undefined) next.report_sha256 = sha;
+  if (history.length > 0) next.history = history;
+  return { state: next, recorded, refused, cite };
+}
+
+/**
+ * What audit.md keeps below its table (SPEC 6): for each pass, how many verdicts it gave of each kind,
+ * and every verdict that is not the current one of a pair now in the report (replaced by a re-audit, or
+ * given on a statement since changed), pass by pass, so a summary like "14 were SUPPORTED on the first
+ * pass" can be checked from audit.md alone.
+ */
+export function auditHistory(state: AuditState, pairs: readonly AuditPair[]): { passes: { pass: number; counts: Record<Verdict, number>; total: number }[]; earlier: VerdictRecord[] } {
+  const current = new Set(pairs.map((p) => p.pair_id));
+  // A verdict carried to the pair an uncited sentence becomes once cited is the same judgement: counted once.
+  const all = [...(state.history ?? []), ...Object.values(state.verdicts)].filter((v) => !v.carried);
+  const earlier = [...(state.history ?? []), ...Object.values(state.verdicts).filter((v) => !current.has(v.pair_id))].filter((v) => !v.carried);
+  const passes = new Map<number, { pass: number; counts: Record<Verdict, number>; total: number }>();
+  for (const v of all) {
+    const n = v.pass ?? 1;
+    const e = passes.get(n) ?? { pass: n, counts: { SUPPORTED: 0, PARTIAL: 0, UNSUPPORTED: 0 }, total: 0 };
+    e.counts[v.verdict] += 1;
+    e.total += 1;
+    passes.set(n, e);
+  }
+  const order = (v: VerdictRecord) => [v.pass ?? 1, v.line ?? 0] as const;
+  earlier.sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1] || (a.pair_id < b.pair_id ? -1 : a.pair_id > b.pair_id ? 1 : 0));
+  return { passes: [...passes.values()].sort((a, b) => a.pass - b.pass), earlier };
 }
 
 /** Counts over the report's current pairs; verdicts of statements no longer in it do not count. */

@@ -53,7 +53,7 @@ export function renderCompletionReport(
     .map(([key, e], order) => ({ e, order, stored: lookup(key) }))
     .sort((a, b) => idNumber(a.stored?.id) - idNumber(b.stored?.id) || a.order - b.order)
     .map(({ e, stored }) => ({
-      id: cell(stored?.id),
+      id: stored ? sourceLink(stored.id) : cell(undefined),
       url: cell(e.url),
       title: cell(stored ? stored.title : e.title),
       rounds: e.rounds.sort((a, b) => a - b).join(', '),
@@ -148,9 +148,9 @@ export function renderCompletionReport(
   );
 }
 
-/** A key finding cell: the fact and the source id that grounds it, or a dash when no grounded fact fits. */
+/** A key finding cell: the fact and the source id that grounds it, linked to its stored text, or a dash when no grounded fact fits. */
 function finding(f: StoredFact | undefined): string {
-  return f ? cell(`${f.fact} [${f.source_id ?? 'not stored'}]`) : '—';
+  return f ? `${cell(f.fact)} ${f.source_id ? sourceLink(f.source_id) : '[not stored]'}` : '—';
 }
 
 function idNumber(id: string | undefined): number {

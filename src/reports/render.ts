@@ -75,13 +75,20 @@ export function block(value: string | undefined): string {
     .trim();
 }
 
-/**
- * `[S3](url)`: a source id linked to its page, safe inside a table cell. The characters that would end the
- * link or the cell are percent-encoded, which leaves the address the same page. Unstored pages say so.
- */
-export function sourceLink(sourceId: string | undefined, url: string): string {
-  const href = url.replace(/[\s()<>|\\[\]]/gu, (c) =>
+/** An address made safe inside a link or a table cell: what would end either is percent-encoded. */
+function href(url: string): string {
+  return url.replace(/[\s()<>|\\[\]]/gu, (c) =>
     c.charCodeAt(0) < 0x80 ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : encodeURIComponent(c),
   );
-  return `[${sourceId ?? 'not stored'}](${href})`;
+}
+
+/**
+ * `[S3](sources/S3.md) <url>`: a source id linked to its stored text, which a reviewer in git can open and
+ * which does not change when the page does, with the page's address beside it (SPEC 6). The path is
+ * relative to the run folder, where every report lives. Safe inside a table cell. A page never stored
+ * links to its address only.
+ */
+export function sourceLink(sourceId: string | undefined, url?: string): string {
+  if (sourceId === undefined || !/^S\d+$/.test(sourceId)) return url ? `[${sourceId ?? 'not stored'}](${href(url)})` : (sourceId ?? 'not stored');
+  return `[${sourceId}](sources/${sourceId}.md)${url ? ` <${href(url)}>` : ''}`;
 }

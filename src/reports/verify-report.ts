@@ -1,5 +1,5 @@
 // The final-report checker (SPEC 6): citations resolve, quotations are in their one cited source,
-// Sources lists exactly the cited ids, every URL was stored, cited sources still hash to their sha256,
+// Sources lists exactly the cited ids, every URL was stored, every stored source still hashes to its sha256,
 // every claim–source pair has a SUPPORTED verdict, and the required headings exist. Pure: the caller
 // supplies the stored sources and the audit.
 import { createHash } from 'node:crypto';
@@ -195,15 +195,22 @@ function checkQuotations(text: string, sources: ReadonlyMap<string, VerifySource
   }
 }
 
-/** A cited source whose stored body no longer hashes to its recorded sha256 was edited after it was stored. */
+/**
+ * A stored source whose body no longer hashes to its recorded sha256 was edited after it was stored: every
+ * stored source is checked, cited or not (SPEC 6). A cited one is reported at its first citation, an
+ * uncited one at line 0 (no line of the report).
+ */
 function checkHashes(cited: ReadonlyMap<string, number>, sources: ReadonlyMap<string, VerifySource>, problems: Problem[]): void {
-  for (const [id, line] of cited) {
-    const src = sources.get(id);
-    if (!src || src.sha256 === undefined) continue;
+  for (const [id, src] of sources) {
+    if (src.sha256 === undefined) continue;
     const actual = createHash('sha256').update(src.markdown).digest('hex');
-    if (actual !== src.sha256) {
-      problems.push({ line, message: `source ${id} was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git) or cite another source` });
-    }
+    if (actual === src.sha256) continue;
+    const line = cited.get(id);
+    problems.push(
+      line !== undefined
+        ? { line, message: `source ${id} was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git) or cite another source` }
+        : { line: 0, message: `source ${id} (not cited) was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git)` },
+    );
   }
 }
 

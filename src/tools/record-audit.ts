@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
@@ -56,9 +57,10 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
       // A passage copied from audit_report's structured pairs still carries its fence (SPEC 7).
       const verdicts = args.verdicts.map((v) => (v.passage === undefined ? v : { ...v, passage: unfence(v.passage) }));
-      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), verdicts, pairs, sourceText);
+      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), verdicts, pairs, sourceText, createHash('sha256').update(report.text).digest('hex'));
       const urls = new Map<string, string>();
-      for (const id of new Set(pairs.flatMap((p) => p.source_id ?? result.state.verdicts[p.pair_id]?.source_id ?? []))) {
+      const ids = [...pairs.map((p) => p.source_id), ...(result.state.history ?? []).map((v) => v.source_id), ...Object.values(result.state.verdicts).map((v) => v.source_id)];
+      for (const id of new Set(ids.flatMap((x) => (x === null ? [] : [x])))) {
         const url = ctx.store.readSource(run.run_id, id)?.url;
         if (url) urls.set(id, url);
       }

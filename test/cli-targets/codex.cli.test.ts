@@ -108,7 +108,9 @@ describe('Codex CLI 0.169.0', () => {
     const shown = texts(first.input);
     expect(shown).toContain('<name>deep-research</name>');
     expect(shown).toContain('# Deep research');
-    expect(shown).toContain(`${codexHome}/skills/deep-research-investigate/SKILL.md`);
+    // Named as the user would, under the home folder: no path of this machine in the installed skill.
+    expect(shown).toContain('~/.codex/skills/deep-research-investigate/SKILL.md');
+    expect(shown).not.toContain(`${codexHome}/skills/deep-research-investigate/SKILL.md`);
     expect(shown).toMatch(/- deep-research-method: /);
 
     // The scripted start_run (dry run) went through Codex to our server and came back with its answer.

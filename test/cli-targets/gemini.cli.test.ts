@@ -83,7 +83,7 @@ describe('Gemini CLI 0.61.0', () => {
     const prompt = texts(main?.body);
     expect(body.includes('# Deep research'), '# Deep research').toBe(true);
     expect(/Request: [^\n]*Is the four-day week net-positive\?[^\n]*quick/.test(prompt), 'the question reaches the prompt').toBe(true);
-    expect(body.includes(`${project}/.gemini/skills/deep-research-method/investigate.md`), `${project}/.gemini/skills/deep-research-method/investigate.md`).toBe(true);
+    expect(body.includes('.gemini/skills/deep-research-method/investigate.md'), '.gemini/skills/deep-research-method/investigate.md').toBe(true);
     const tools = ((main?.body.tools ?? []) as { functionDeclarations?: { name: string; description?: string }[] }[]).flatMap((t) => t.functionDeclarations ?? []);
     const names = tools.map((t) => t.name);
     for (const t of ['start_run', 'start_thread', 'fetch_source', 'record_round', 'verify_report']) expect(names).toContain(`mcp_deep-research_${t}`);

@@ -110,7 +110,7 @@ describe('full run from the plugin', () => {
     const text = fs.readFileSync(path.join(dir, 'report.md'), 'utf8');
     expect(text).toMatch(/^## Methods$/m);
     expect(text).toMatch(/^## Open Questions$/m);
-    expect(text).toMatch(/^- \[S\d+\] .+ — http:\/\/127\.0\.0\.1:\d+\/\S+\.html$/m);
+    expect(text).toMatch(/^- \[(S\d+)\]\(sources\/\1\.md\) .+ — http:\/\/127\.0\.0\.1:\d+\/\S+\.html$/m);
   });
 
   it('fetches each fixture page at most once, and every page the search returned was asked for', () => {

@@ -2,6 +2,7 @@
 // from a local server, plus hostile and degenerate HTML.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { median, visibleText, wordScore } from '../../bench/score.js';
@@ -196,25 +197,25 @@ describe('readPage', () => {
 });
 
 const readabilityDir = fixturesDir('readability');
-const haveFixtures = fs.existsSync(readabilityDir);
+/** A fixture page of a case, stored gzipped (test/fixtures/README.md). */
+const fixturePage = (c: string, name: 'source.html' | 'expected.html'): Buffer => zlib.gunzipSync(fs.readFileSync(path.join(readabilityDir, c, `${name}.gz`)));
 
-// A fresh clone outside this workspace has no ../shared; CI always has it, and there a missing corpus fails.
-describe.skipIf(!haveFixtures && !process.env.CI)('Readability fixture corpus over a local server', () => {
+describe('Readability fixture corpus over a local server', () => {
   let server: TestServer;
-  const cases = haveFixtures ? fs.readdirSync(readabilityDir).filter((c) => fs.existsSync(path.join(readabilityDir, c, 'source.html'))).sort() : [];
+  const cases = fs.readdirSync(readabilityDir).filter((c) => fs.existsSync(path.join(readabilityDir, c, 'source.html.gz'))).sort();
 
   beforeAll(async () => {
     // Pages are served at /<case>/test/page.html, mirroring the http://fakehost/test/page.html the
     // expected output was generated at.
     server = await startServer((req, res) => {
       const m = /^\/([^/]+)\/test\/page\.html$/.exec(req.url ?? '');
-      const file = m?.[1] && cases.includes(m[1]) ? path.join(readabilityDir, m[1], 'source.html') : undefined;
+      const file = m?.[1] && cases.includes(m[1]) ? m[1] : undefined;
       if (!file) {
         res.writeHead(404);
         return res.end();
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(fs.readFileSync(file));
+      res.end(fixturePage(file, 'source.html'));
     });
   });
   afterAll(() => server.close());
@@ -223,7 +224,7 @@ describe.skipIf(!haveFixtures && !process.env.CI)('Readability fixture corpus ov
     const recalls: number[] = [];
     for (const c of cases) {
       const r = await readPage(`${server.origin}/${c}/test/page.html`, { allowHosts: allow(server), retries: 0 });
-      const expected = textOf(fs.readFileSync(path.join(readabilityDir, c, 'expected.html'), 'utf8'));
+      const expected = textOf(fixturePage(c, 'expected.html').toString('utf8'));
       recalls.push(r.ok ? wordScore(visibleText(r.markdown), expected).recall : 0);
     }
     expect(cases.length).toBeGreaterThan(50);
@@ -235,13 +236,13 @@ describe.skipIf(!haveFixtures && !process.env.CI)('Readability fixture corpus ov
     // root-relative links resolve to the same paths.
     const single = await startServer((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(fs.readFileSync(path.join(readabilityDir, c, 'source.html')));
+      res.end(fixturePage(c, 'source.html'));
     });
     try {
       const r = await readPage(`${single.origin}/test/page.html`, { allowHosts: allow(single), retries: 0 });
       expect(r.ok).toBe(true);
       if (!r.ok) return;
-      const { document } = parseHTML(html(fs.readFileSync(path.join(readabilityDir, c, 'expected.html'), 'utf8')));
+      const { document } = parseHTML(html(fixturePage(c, 'expected.html').toString('utf8')));
       const d = document as unknown as { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> };
       const want = [
         ...Array.from(d.querySelectorAll('a[href]')).map((a) => a.getAttribute('href') ?? ''),

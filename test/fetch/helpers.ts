@@ -52,8 +52,8 @@ export function allow(...servers: TestServer[]): Set<string> {
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The shared fixture corpora live next to the repository, never inside it. */
-export const fixturesDir = (name: 'readability' | 'aeb'): string => path.resolve(repoRoot, '../shared/fixtures', name);
+/** Fixture files the tests read, inside the repository (test/fixtures/README.md says where each came from). */
+export const fixturesDir = (name: 'readability' | 'pdf'): string => path.join(repoRoot, 'test', 'fixtures', name);
 
 export function html(body: string, head = ''): string {
   return `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;

@@ -105,3 +105,24 @@ describe('pdfToMarkdown', () => {
     expect(dropPageMarkers('<!-- page 1 -->\n\nText.\n\n<!-- page 2 -->\n\nMore.')).toBe('\nText.\n\nMore.');
   });
 });
+
+describe('a PDF without a title in its metadata', () => {
+  it('takes its title from the first page’s heading: the largest text at the top, up to three lines', () => {
+    const first: PdfItem[] = [
+      ['Draft — not for circulation', 72, 760, 8, 120, true],
+      ['Shorter Weeks', 72, 700, 24, 200, true],
+      ['and Company Output', 72, 672, 24, 260, true],
+      ['A. Author, 2024', 72, 640, 10, 80, true],
+      ...page(['The trial ran for six months across companies of every size.', 'Revenue held up in most of them.'], { top: 600 }),
+    ];
+    expect(pdfToMarkdown(raw([first])).title).toBe('Shorter Weeks and Company Output');
+  });
+
+  it('takes the first line of words when no line stands out by size, and keeps a real metadata title', () => {
+    const plain = page(['Notes on the pilot', 'The trial ran for six months across companies of every size.']);
+    expect(pdfToMarkdown(raw([plain])).title).toBe('Notes on the pilot');
+    expect(pdfToMarkdown({ ...raw([plain]), title: 'The Pilot Report' }).title).toBe('The Pilot Report');
+    expect(pdfToMarkdown({ ...raw([plain]), title: 'report-final.pdf' }).title).toBe('Notes on the pilot');
+    expect(pdfToMarkdown(raw([[]])).title).toBe('');
+  });
+});

@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
 import { pdfWorkerState, prewarmPdf, readPdf, setPdfSplit, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
 import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
-import { repoRoot } from './helpers.js';
+import { fixturesDir, repoRoot } from './helpers.js';
 import { tempDir } from '../helpers/mcp.js';
 
 const SMALL = new Uint8Array(makePdf({ pages: [prose(1), prose(2)] }));
-const POLICY = new Uint8Array(fs.readFileSync(path.join(repoRoot, '../shared/fixtures/pdf/debian-policy/policy.pdf')));
+const POLICY = new Uint8Array(fs.readFileSync(path.join(fixturesDir('pdf'), 'debian-policy/policy.pdf')));
 const LONG = new Uint8Array(makePdf({ pages: Array.from({ length: 80 }, (_, p) => [`Chapter notes, page ${p + 1}`, ...prose(p + 1)]) }));
 // A Flate bomb, plain or behind ASCIIHex or a second Flate, is refused before the worker (bomb.ts); one
 // behind RunLength reaches the worker, whose RSS watch must end it: the breach path.

@@ -63,7 +63,11 @@ describe('install --project', () => {
     const cmd = readFileSync(path.join(dir, '.claude', 'commands', 'deep-research.md'), 'utf8');
     expect(cmd).toContain(MARKER);
     expect(cmd).not.toContain('${CLAUDE_PLUGIN_ROOT}');
-    expect(cmd).toContain(`${PACK}/commands/deep-research-investigate.md`);
+    // Named relative to the project, where Claude Code runs: the installed copy, not this clone.
+    expect(cmd).toContain('`.claude/commands/deep-research-investigate.md`');
+    expect(cmd).toContain('.claude/skills/deep-research-method/references/');
+    expect(cmd).not.toContain(PACK);
+    expect(first.out).toContain('wrote .claude/commands/deep-research.md');
     expect(matter(cmd, {}).data.description).toBeTypeOf('string');
     for (const f of ['deep-research-investigate.md', 'deep-research-status.md', 'deep-research-verify.md']) {
       expect(existsSync(path.join(dir, '.claude', 'commands', f))).toBe(true);
@@ -189,6 +193,12 @@ describe('install --user', () => {
 
     const r = await run(['install', '--user'], { home });
     expect(r.code, r.err.join('\n')).toBe(0);
+    // The real paths under the home folder, whatever folder it was run from; the files say ~/.claude.
+    expect(r.out).toContain(`wrote ${path.join(home, '.claude', 'commands', 'deep-research.md')}`);
+    expect(r.out.some((l) => l.startsWith(`registered MCP server "deep-research" in ${path.join(home, '.claude.json')}:`)), r.out.join('\n')).toBe(true);
+    const userCmd = readFileSync(path.join(home, '.claude', 'commands', 'deep-research.md'), 'utf8');
+    expect(userCmd).toContain('`~/.claude/commands/deep-research-investigate.md`');
+    expect(userCmd).not.toContain(home);
     const cfg = JSON.parse(readFileSync(path.join(home, '.claude.json'), 'utf8'));
     expect(cfg.mcpServers['deep-research']).toEqual({ type: 'stdio', command: 'node', args: [SERVER] });
     expect(cfg.numStartups).toBe(4);

@@ -78,7 +78,9 @@ describe('install --target gemini', () => {
     expect(cmd.startsWith(`# ${MARKER}\n`)).toBe(true);
     const toml = parseToml(cmd) as { prompt: string };
     expect(toml.prompt).toContain('{{args}}');
-    expect(toml.prompt).toContain(`${dir}/.gemini/skills/deep-research-method/investigate.md`);
+    expect(toml.prompt).toContain('.gemini/skills/deep-research-method/investigate.md');
+    expect(toml.prompt).not.toContain(dir);
+    expect(r.out).toMatch(/"trust": true, so Gemini CLI calls this server's tools \(fetch_source included\) without asking/);
     expect(toml.prompt).not.toContain('${DEEP_RESEARCH_SKILLS}');
     expect(existsSync(path.join(dir, '.gemini', 'agents', 'deep-research-investigator.md'))).toBe(true);
     expect(matter(readFileSync(path.join(dir, '.gemini', 'skills', 'deep-research-method', 'SKILL.md'), 'utf8'), {}).data.name).toBe('deep-research-method');

@@ -1,6 +1,6 @@
 // Claude Code ignores what it does not recognise, and `claude plugin validate` misses broken YAML, a skill
 // whose name differs from its folder, and bad model names; these checks catch them before a user does.
-import { readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
@@ -121,7 +121,23 @@ describe('plugin manifest', () => {
     const entry = market.plugins.find((p: { name: string }) => p.name === plugin.name);
     expect(entry).toBeDefined();
     expect(entry.version).toBe(plugin.version);
-    expect(entry.source).toBe('./');
+    expect(entry.source).toBe('./plugin');
+  });
+
+  it('installs from plugin/: the same manifest, links to what the plugin needs, and a package.json without dependencies', () => {
+    // Claude Code copies the marketplace entry's source folder (following links) and runs `npm ci` there
+    // when it finds a package.json with dependencies and a lockfile: plugin/ has neither, so an install
+    // brings the bundle and the pack and no node_modules.
+    const dir = path.join(REPO, 'plugin');
+    expect(readFileSync(path.join(dir, '.claude-plugin/plugin.json'), 'utf8')).toBe(readFileSync(path.join(REPO, '.claude-plugin/plugin.json'), 'utf8'));
+    for (const d of ['commands', 'agents', 'skills', 'dist', 'templates', 'assets', 'LICENSE']) {
+      expect(lstatSync(path.join(dir, d)).isSymbolicLink(), d).toBe(true);
+      expect(readlinkSync(path.join(dir, d)), d).toBe(`../${d}`);
+    }
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toMatchObject({ name: plugin.name, version: plugin.version, type: 'module' });
+    for (const k of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'workspaces']) expect(pkg[k], k).toBeUndefined();
+    for (const f of ['package-lock.json', 'npm-shrinkwrap.json', 'bun.lock', 'node_modules']) expect(existsSync(path.join(dir, f)), f).toBe(false);
   });
 
   it('agrees with package.json on the version', () => {

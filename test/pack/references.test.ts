@@ -41,7 +41,8 @@ function referencesIn(rel: string, text: string): Ref[] {
     // Markdown links and images, relative targets only.
     for (const m of line.matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = (m[1] ?? '').split('#')[0] ?? '';
-      if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('${')) continue;
+      // A placeholder such as sources/S<n>.md names a file of a run, not of the pack.
+      if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('${') || target.includes('<')) continue;
       at(target, [path.posix.normalize(path.posix.join(dir, target))]);
     }
     // Paths under the plugin root, which the installer also rewrites to the clone's absolute path.

@@ -79,9 +79,9 @@ describe('micro-report', () => {
   it("shows each fact's quote and its source id linked to the URL, and lints clean", () => {
     const text = renderMicroReport(state(), 1);
     expect(text).toContain('| # | Fact | Quote | Source | Confidence | Notes |');
-    expect(text).toContain('| 1 | The UK pilot involved 61 companies. | "61 companies took \\| part" | [S5](https://example.org/uk) | PLAUSIBLE |');
+    expect(text).toContain('| 1 | The UK pilot involved 61 companies. | "61 companies took \\| part" | [S5](sources/S5.md) <https://example.org/uk> | PLAUSIBLE |');
     // A parenthesis or a pipe in the address cannot end the link or the cell.
-    expect(text).toContain('| [S2](https://example.org/a%28b%29%7Cc) |');
+    expect(text).toContain('| [S2](sources/S2.md) <https://example.org/a%28b%29%7Cc> |');
     expect(lintArtifact('micro-report-trials-abc123-round-1.md', text)).toEqual([]);
   });
 
@@ -97,13 +97,13 @@ describe('completion report', () => {
   const text = renderCompletionReport(state(), 'CRITERIA_MET', [], lookup);
 
   it('key findings answer their own sub-question, from grounded facts only', () => {
-    expect(text).toContain('| SQ-1 | How many companies took part? | OPEN | — | The UK pilot involved 61 companies. [S5] |');
-    expect(text).toContain('| SQ-2 | What happened to company revenue? | OPEN | — | Revenue stayed about the same, up 1.4% [S5] |');
+    expect(text).toContain('| SQ-1 | How many companies took part? | OPEN | — | The UK pilot involved 61 companies. [S5](sources/S5.md) |');
+    expect(text).toContain('| SQ-2 | What happened to company revenue? | OPEN | — | Revenue stayed about the same, up 1.4% [S5](sources/S5.md) |');
   });
 
   it("credits a subject only with a fact that names it, never with the round's count", () => {
     expect(text).toContain('| Gothenburg | 1 | COVERED | — |');
-    expect(text).toContain('| UK pilot | 0 | UNCOVERED | The UK pilot involved 61 companies. [S5] |');
+    expect(text).toContain('| UK pilot | 0 | UNCOVERED | The UK pilot involved 61 companies. [S5](sources/S5.md) |');
     expect(text).not.toContain('facts in round');
   });
 
@@ -117,15 +117,15 @@ describe('completion report', () => {
         '',
         '**SQ-1: How many companies took part?**',
         '',
-        `- The UK pilot involved 61 companies. [S5](https://example.org/uk) (PLAUSIBLE, round 1)`,
+        '- The UK pilot involved 61 companies. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, round 1)',
         '',
         '**SQ-2: What happened to company revenue?**',
         '',
-        `- Revenue stayed about the same, up 1.4%. [S5](https://example.org/uk) (PLAUSIBLE, rounds 1, 2)`,
+        '- Revenue stayed about the same, up 1.4%. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, rounds 1, 2)',
         '',
         '**Not linked to a sub-question**',
         '',
-        `- Odd page fact. [S2](https://example.org/a%28b%29%7Cc) (PLAUSIBLE, round 1)`,
+        '- Odd page fact. [S2](sources/S2.md) <https://example.org/a%28b%29%7Cc> (PLAUSIBLE, round 1)',
         '',
         '',
       ].join('\n'),
@@ -134,9 +134,9 @@ describe('completion report', () => {
 
   it('numbers the sources table by source id', () => {
     expect(text).toContain('| Source | URL | Source Title | Rounds Used In | Value |');
-    const rows = text.split('\n').filter((l) => /^\| S\d+ \|/.test(l));
-    expect(rows.map((r) => r.split(' | ')[0])).toEqual(['| S2', '| S5']);
-    expect(rows[1]).toBe('| S5 | https://example.org/uk | UK pilot | 1, 2 | HIGH |');
+    const rows = text.split('\n').filter((l) => /^\| \[S\d+\]/.test(l));
+    expect(rows.map((r) => r.split(' | ')[0])).toEqual(['| [S2](sources/S2.md)', '| [S5](sources/S5.md)']);
+    expect(rows[1]).toBe('| [S5](sources/S5.md) | https://example.org/uk | UK pilot | 1, 2 | HIGH |');
     expect(lintArtifact('thread-completion-trials-abc123.md', text)).toEqual([]);
   });
 });

@@ -83,9 +83,14 @@ describe('a compound sentence citing [S1, S2] (issue 11 acceptance)', () => {
     const audit = fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8');
     expect(audit).toContain('Pairs: 2 · supported: 2 · partial: 0 · unsupported: 0 · unaudited: 0');
     expect(audit).toContain('| Line | Statement | Source | Verdict | Passage | Note |');
-    expect(audit).toContain(`| 5 | Productivity held steady in Iceland | [S1](https://example.org/iceland) | SUPPORTED | ${PASS_ICELAND} | — |`);
-    // The compound statement is gone from the report, so its PARTIAL rows are gone from audit.md.
-    expect(audit).not.toContain('PARTIAL');
+    expect(audit).toContain(`| 5 | Productivity held steady in Iceland | [S1](sources/S1.md) <https://example.org/iceland> | SUPPORTED | ${PASS_ICELAND} | — |`);
+    // The compound statement is gone from the report, so its PARTIAL rows are gone from the table, and
+    // kept below it with the pass that judged them (SPEC 6).
+    const [table, earlier] = audit.split('## Earlier Verdicts');
+    expect(table).not.toContain('PARTIAL');
+    expect(earlier).toContain('- Pass 1 (first pass): 2 verdicts · supported: 0 · partial: 2 · unsupported: 0');
+    expect(earlier).toContain('- Pass 2 (re-audit 1): 2 verdicts · supported: 2 · partial: 0 · unsupported: 0');
+    expect(earlier).toMatch(/\| first pass \| 5 \| Productivity held steady in Iceland and revenue held up in the UK pilot \| \[S1\]\(sources\/S1\.md\) <https:\/\/example\.org\/iceland> \| PARTIAL \| .* \| S1 says nothing about UK revenue \|/);
   });
 });
 
@@ -260,7 +265,7 @@ describe('uncited statements (issue 17 acceptance)', () => {
 
     const rec = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE, source_id: 'S3' }] });
     expect(rec).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3' }] });
-    expect(fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8')).toContain(`| 8 | ${UNCITED} | uncited (found in [S3](https://example.org/py312)) | SUPPORTED | ${PASSAGE} | — |`);
+    expect(fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8')).toContain(`| 8 | ${UNCITED} | uncited (found in [S3](sources/S3.md) <https://example.org/py312>) | SUPPORTED | ${PASSAGE} | — |`);
     // Found but not yet cited: still a problem, which now names the source to cite.
     const v2 = await h.ok('verify_report', { run_id });
     expect(v2.problems.find((p: any) => p.line === 8).message).toMatch(/the audit found it in S3; cite \[S3\] at its end/);

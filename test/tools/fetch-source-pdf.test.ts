@@ -8,10 +8,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { brief, QUESTION } from '../helpers/fixtures.js';
 import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
-import { repoRoot, startServer, type TestServer } from '../fetch/helpers.js';
+import { fixturesDir, startServer, type TestServer } from '../fetch/helpers.js';
 import { quoteFound } from '../../src/engine/grounding.js';
 
-const FIXTURES = path.resolve(repoRoot, '../shared/fixtures/pdf');
+const FIXTURES = fixturesDir('pdf');
 const POLICY = fs.readFileSync(path.join(FIXTURES, 'debian-policy/policy.pdf'));
 const RDATA = fs.readFileSync(path.join(FIXTURES, 'r-data/R-data.pdf'));
 
@@ -96,7 +96,9 @@ describe('fetch_source on PDFs', () => {
   it('reads a PDF served as application/octet-stream by its signature, and refuses other octet-streams', async () => {
     await open();
     const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/r-data` });
-    expect(r).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 } });
+    // Its metadata has no title: the title is the first page's heading, as a reader would take it, not the URL.
+    expect(r).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 }, title: '<untrusted-page-content>R Data Import/Export</untrusted-page-content>' });
+    expect(stored(r.source_id)).toMatch(/\ntitle: R Data Import\/Export\n/);
     expect(quoteFound('Some third-party applications claim to produce data ‘in SPSS format’ but with differences in the formats', stored(r.source_id))).toBe(true);
     expect(await h.refused('fetch_source', { run_id: runId, url: `${web.origin}/blob` })).toMatch(/application\/octet-stream and not a PDF/);
   });

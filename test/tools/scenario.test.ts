@@ -101,7 +101,7 @@ describe('a thread through every plateau level', () => {
       expect(lintArtifact(path.basename(file), text)).toEqual([]);
     }
     const r2 = fs.readFileSync(path.join(h.root, replies[1]!.micro_report), 'utf8');
-    expect(r2).toContain('| 1 | Iceland trial kept output flat. | "Output per hour rose by 1% in the pilot group" | [S1](https://example.org/A) | PLAUSIBLE |');
+    expect(r2).toContain('| 1 | Iceland trial kept output flat. | "Output per hour rose by 1% in the pilot group" | [S1](sources/S1.md) <https://example.org/A> | PLAUSIBLE |');
     expect(r2).toContain('- Suggested focus: ');
     // The STOP round suggests nothing: there is no next round.
     const r8 = fs.readFileSync(path.join(h.root, replies[7]!.micro_report), 'utf8');
@@ -130,13 +130,13 @@ describe('a thread through every plateau level', () => {
     const headings = text.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3));
     expect(headings).toEqual([...COMPLETION_SECTIONS]);
     // A: 2 grounded facts (rounds 1, 2) → MEDIUM; H: none grounded from it → LOW.
-    expect(text).toContain('| S1 | https://example.org/A | Report A | 1, 2 | MEDIUM |');
-    expect(text).toContain('| S8 | https://example.org/H | Report H | 6, 7, 8 | MEDIUM |');
+    expect(text).toContain('| [S1](sources/S1.md) | https://example.org/A | Report A | 1, 2 | MEDIUM |');
+    expect(text).toContain('| [S8](sources/S8.md) | https://example.org/H | Report H | 6, 7, 8 | MEDIUM |');
     // Key findings are grounded facts: the latest linked one, and for a subject one that names it.
-    expect(text).toContain('| SQ-1 | What happened to productivity in trials? | OPEN | — | Output per hour rose by 9% in pilot I. [S9] |');
-    expect(text).toContain('| Iceland trial | 1 | PARTIAL | Iceland trial kept output flat. [S1] |');
+    expect(text).toContain('| SQ-1 | What happened to productivity in trials? | OPEN | — | Output per hour rose by 9% in pilot I. [S9](sources/S9.md) |');
+    expect(text).toContain('| Iceland trial | 1 | PARTIAL | Iceland trial kept output flat. [S1](sources/S1.md) |');
     expect(text).toContain('| UK pilot | 1 | PARTIAL | — |');
-    expect(text).toContain('**SQ-1: What happened to productivity in trials?**\n\n- Output per hour rose by 1% in pilot A. [S1](https://example.org/A) (PLAUSIBLE, round 1)\n');
+    expect(text).toContain('**SQ-1: What happened to productivity in trials?**\n\n- Output per hour rose by 1% in pilot A. [S1](sources/S1.md) <https://example.org/A> (PLAUSIBLE, round 1)\n');
     expect(text).toContain('| Long-run effects | No study past two years | 2 | Search 2025 follow-ups |');
     expect(text).toContain('| 4 | 0 | 0 | HIGH | DIVERSIFY | source-type shift |');
     expect(text).toContain('xychart-beta');

@@ -110,9 +110,9 @@ describe('record_round refusals and warnings', () => {
     expect(sq.rounds_completed).toBe(1);
     const text = fs.readFileSync(path.join(h.root, r.micro_report), 'utf8');
     expect(text).toContain('| 1 | No quote given. |');
-    expect(text).toMatch(/\| 1 \| No quote given\. \| — \| \[S1\]\(https:\/\/example\.org\/a\) \| UNVERIFIED \| new; add a verbatim quote \|/);
+    expect(text).toMatch(/\| 1 \| No quote given\. \| — \| \[S1\]\(sources\/S1\.md\) <https:\/\/example\.org\/a> \| UNVERIFIED \| new; add a verbatim quote \|/);
     expect(text).toContain('| 2 | Never fetched. | "anything" | [not stored](https://example.org/unread) | UNVERIFIED |');
-    expect(text).toContain('| 4 | Across a link and emphasis. | "Workers reported less stress and better work-life balance" | [S1](https://example.org/a?utm_source=feed) | VERIFIED |');
+    expect(text).toContain('| 4 | Across a link and emphasis. | "Workers reported less stress and better work-life balance" | [S1](sources/S1.md) <https://example.org/a?utm_source=feed> | VERIFIED |');
   });
 
   it('warns when a required reformulation is ignored, a query repeats, or the forced subject is skipped', async () => {

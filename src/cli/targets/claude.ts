@@ -16,7 +16,9 @@ import {
   readText,
   removeDirIfEmpty,
   removeRecorded,
+  portablePath,
   removeUnrecorded,
+  reporter,
   withMarker,
   writeAtomic,
   writeOwnedFiles,
@@ -91,9 +93,13 @@ async function markdownTree(dir: string, prefix = ''): Promise<string[]> {
   return out;
 }
 
-/** The files to install: commands, agents and skills, with the plugin-root variable made absolute. */
+/**
+ * The files to install: commands, agents and skills. They keep the plugin's layout under the .claude
+ * folder, so the plugin-root variable becomes that folder, named without a path of this machine
+ * (`.claude` in a project, `~/.claude` for the user).
+ */
 async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
-  const root = ctx.packRoot.split(path.sep).join('/');
+  const root = portablePath(ctx, lay.claudeDir);
   const render = (raw: string) => withMarker(raw.split('${CLAUDE_PLUGIN_ROOT}').join(root));
   const out: Wanted[] = [];
   const add = async (src: string, dest: string) => {
@@ -139,6 +145,7 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
   const old = await readManifest(lay.manifestFile);
   const wanted = await wantedFiles(ctx, lay);
   const problems: string[] = [];
+  const rep = reporter(ctx, lay.base);
 
   // Plan everything first: a refusal must leave every file untouched.
   const writes: Wanted[] = [];
@@ -146,7 +153,7 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
     const cur = await readText(w.abs);
     if (cur === undefined || (hasMarker(cur) && cur !== w.content)) writes.push(w);
     else if (!hasMarker(cur)) {
-      problems.push(`${w.rel} already exists and was not written by deep-research install; move it away, then run this again.`);
+      problems.push(`${rep.show(w.rel)} already exists and was not written by deep-research install; move it away, then run this again.`);
     }
   }
   const wantedRels = new Set(wanted.map((w) => w.rel));
@@ -186,7 +193,7 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
   next.pack_root = ctx.packRoot;
   const noteDirs = dirRecorder(lay.base, next);
   try {
-    await writeOwnedFiles(ctx, { base: lay.base, rootDir: lay.claudeDir, writes, wanted, stale, old, next, noteDirs });
+    await writeOwnedFiles(rep, { base: lay.base, rootDir: lay.claudeDir, writes, wanted, stale, old, next, noteDirs });
 
     if (mcpPlan === 'replace' || mcpPlan === 'insert') {
       let text = mcpText;
@@ -216,9 +223,9 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
         value: entry,
         insertion: inserted.insertion,
       };
-      ctx.out(`registered MCP server "${SERVER_NAME}" in ${mcpRel}: node ${entry.args[0]}`);
+      ctx.out(`registered MCP server "${SERVER_NAME}" in ${rep.show(mcpRel)}: node ${entry.args[0]}`);
     } else if (mcpPlan === 'foreign-same') {
-      ctx.out(`${mcpRel} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
+      ctx.out(`${rep.show(mcpRel)} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
     }
   } finally {
     const text = manifestText(next);
@@ -244,12 +251,13 @@ function removeEntry(text: string, mcp: NonNullable<Manifest['mcp']>, file: stri
 }
 
 async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
+  const rep = reporter(ctx, lay.base);
   const m = await readManifest(lay.manifestFile);
   if (m === undefined) {
-    await removeUnrecorded(ctx, await wantedFiles(ctx, lay), 'MCP config left as it is');
+    await removeUnrecorded(rep, await wantedFiles(ctx, lay), 'MCP config left as it is');
     return 0;
   }
-  const removed = await removeRecorded(ctx, lay.base, m.files);
+  const removed = await removeRecorded(rep, lay.base, m.files);
   const left: Manifest = { ...m, files: removed.left, created_dirs: [...m.created_dirs] };
   delete left.mcp;
   let incomplete = removed.incomplete;
@@ -261,18 +269,18 @@ async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
       try {
         const current = readValue(text, ['mcpServers', SERVER_NAME], m.mcp.file);
         if (current === undefined) {
-          ctx.out(`${m.mcp.file} no longer registers "${SERVER_NAME}"`);
+          ctx.out(`${rep.show(m.mcp.file)} no longer registers "${SERVER_NAME}"`);
         } else if (!sameJson(current, m.mcp.value)) {
-          ctx.err(`deep-research: left the "${SERVER_NAME}" entry in ${m.mcp.file}: it was changed after install.`);
+          ctx.err(`deep-research: left the "${SERVER_NAME}" entry in ${rep.show(m.mcp.file)}: it was changed after install.`);
           incomplete = true;
         } else {
           const out = removeEntry(text, m.mcp, m.mcp.file).text;
           if (m.mcp.created_file && out.trim() === '{}') {
             await fs.rm(file);
-            ctx.out(`removed ${m.mcp.file}`);
+            ctx.out(`removed ${rep.show(m.mcp.file)}`);
           } else {
             await writeAtomic(file, out);
-            ctx.out(`unregistered MCP server "${SERVER_NAME}" from ${m.mcp.file}`);
+            ctx.out(`unregistered MCP server "${SERVER_NAME}" from ${rep.show(m.mcp.file)}`);
           }
         }
       } catch (err) {

@@ -2,6 +2,8 @@
 // the method skill (.gemini/skills/), and the server in .gemini/settings.json under mcpServers. Gemini CLI
 // reads a project's .gemini/ only in a trusted folder. The entry is marked `trust: true`: the commands
 // call nothing but this server's tools, which Claude Code's command allow-lists grant in the same way.
+// That turns off Gemini's confirmation before every call of these tools (fetch_source included), so the
+// install says so and how to take it back.
 import path from 'node:path';
 import { SERVER_NAME, install, serverPath, uninstall } from './generated.js';
 import type { Layout } from './generated.js';
@@ -23,6 +25,8 @@ export function geminiLayout(ctx: TargetContext): Layout {
       removeHint: `gemini mcp remove ${project ? '--scope project' : '--scope user'} ${SERVER_NAME}`,
     },
     next: [
+      `note: the entry has "trust": true, so Gemini CLI calls this server's tools (fetch_source included) without asking each time; ` +
+        `delete "trust" from the "${SERVER_NAME}" entry in ${project ? '.gemini/settings.json' : path.join(ctx.home, '.gemini', 'settings.json')} to be asked before every call.`,
       project
         ? `next: start gemini in ${base} (trust the folder when asked), check with /mcp, then type /deep-research "<question>"`
         : 'next: start gemini in any project, check with /mcp, then type /deep-research "<question>"',

@@ -13,10 +13,12 @@ import {
   hasMarker,
   makeDirs,
   MARKER,
+  portablePath,
   readText,
   removeDirIfEmpty,
   removeRecorded,
   removeUnrecorded,
+  reporter,
   withMarker,
   writeAtomic,
   writeOwnedFiles,
@@ -107,7 +109,8 @@ async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
   const src = path.join(ctx.packRoot, 'targets', lay.target);
   const rels = await walk(src);
   if (rels.length === 0) throw new Error(`${src} is missing: is ${ctx.packRoot} a deep-research clone?`);
-  const skills = path.join(lay.configDir, 'skills').split(path.sep).join('/');
+  // Named without a path of this machine: `.gemini/skills` in a project, `~/.gemini/skills` for the user.
+  const skills = portablePath(ctx, path.join(lay.configDir, 'skills'));
   const out: Wanted[] = [];
   for (const r of rels) {
     const raw = await fs.readFile(path.join(src, r), 'utf8');
@@ -264,12 +267,13 @@ export async function install(ctx: TargetContext, lay: Layout): Promise<number> 
   const old = await readManifest(mfile);
   const wanted = await wantedFiles(ctx, lay);
   const problems: string[] = [];
+  const rep = reporter(ctx, lay.base);
 
   const writes: Wanted[] = [];
   for (const w of wanted) {
     const cur = await readText(w.abs);
     if (cur === undefined || (hasMarker(cur) && cur !== w.content)) writes.push(w);
-    else if (!hasMarker(cur)) problems.push(`${w.rel} already exists and was not written by deep-research install; move it away, then run this again.`);
+    else if (!hasMarker(cur)) problems.push(`${rep.show(w.rel)} already exists and was not written by deep-research install; move it away, then run this again.`);
   }
   const wantedRels = new Set(wanted.map((w) => w.rel));
   const stale = Object.keys(old?.files ?? {}).filter((rel) => !wantedRels.has(rel));
@@ -290,14 +294,14 @@ export async function install(ctx: TargetContext, lay: Layout): Promise<number> 
   next.pack_root = ctx.packRoot;
   const noteDirs = dirRecorder(lay.base, next);
   try {
-    await writeOwnedFiles(ctx, { base: lay.base, rootDir: lay.configDir, writes, wanted, stale, old, next, noteDirs });
+    await writeOwnedFiles(rep, { base: lay.base, rootDir: lay.configDir, writes, wanted, stale, old, next, noteDirs });
     if (plan.kind === 'write') {
       noteDirs(await makeDirs(path.dirname(lay.config.file)));
       await writeAtomic(lay.config.file, plan.text);
       next.config = plan.record;
-      ctx.out(`registered MCP server "${SERVER_NAME}" in ${cfgRel}`);
+      ctx.out(`registered MCP server "${SERVER_NAME}" in ${rep.show(cfgRel)}`);
     } else if (plan.kind === 'foreign-same') {
-      ctx.out(`${cfgRel} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
+      ctx.out(`${rep.show(cfgRel)} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
     }
   } finally {
     const text = manifestText(next);
@@ -312,12 +316,13 @@ export async function install(ctx: TargetContext, lay: Layout): Promise<number> 
 
 export async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
   const mfile = manifestFile(lay);
+  const rep = reporter(ctx, lay.base);
   const m = await readManifest(mfile);
   if (m === undefined) {
-    await removeUnrecorded(ctx, await wantedFiles(ctx, lay), 'the config was left as it is');
+    await removeUnrecorded(rep, await wantedFiles(ctx, lay), 'the config was left as it is');
     return 0;
   }
-  const removed = await removeRecorded(ctx, lay.base, m.files);
+  const removed = await removeRecorded(rep, lay.base, m.files);
   const left: Manifest = { ...m, files: removed.left, created_dirs: [...m.created_dirs] };
   delete left.config;
   let incomplete = removed.incomplete;
@@ -332,13 +337,13 @@ export async function uninstall(ctx: TargetContext, lay: Layout): Promise<number
         left.config = m.config;
         incomplete = true;
       } else if ('gone' in r) {
-        ctx.out(`${m.config.file} no longer registers "${SERVER_NAME}"`);
+        ctx.out(`${rep.show(m.config.file)} no longer registers "${SERVER_NAME}"`);
       } else if (m.config.created_file && (r.text.trim() === '{}' || r.text.trim() === '')) {
         await fs.rm(file);
-        ctx.out(`removed ${m.config.file}`);
+        ctx.out(`removed ${rep.show(m.config.file)}`);
       } else {
         await writeAtomic(file, r.text);
-        ctx.out(`unregistered MCP server "${SERVER_NAME}" from ${m.config.file}`);
+        ctx.out(`unregistered MCP server "${SERVER_NAME}" from ${rep.show(m.config.file)}`);
       }
     }
   }

@@ -145,6 +145,33 @@ export async function removeDirIfEmpty(dir: string): Promise<boolean> {
 export interface Reporter {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** How a path relative to the install's base is printed (see `reporter`). */
+  show?: (rel: string) => string;
+}
+
+/**
+ * The reporter an install prints through: a project install names files relative to the project; a user
+ * install names the real path under the home folder, since the user may run it from anywhere.
+ */
+export function reporter(ctx: { out: Reporter['out']; err: Reporter['err']; scope: { kind: string } }, base: string): Reporter & { show: (rel: string) => string } {
+  const show = ctx.scope.kind === 'project' ? (rel: string) => rel : (rel: string) => path.join(base, rel);
+  return { out: ctx.out, err: ctx.err, show };
+}
+
+const shown = (r: Reporter, rel: string) => (r.show ? r.show(rel) : rel);
+
+/**
+ * How installed command, agent and skill files name a folder of the install, without a path of this
+ * machine: relative to the project for a project install (the agent CLI runs there), `~/…` under the
+ * home folder for a user install. Only a config folder moved outside the home folder is named in full.
+ */
+export function portablePath(ctx: { scope: { kind: 'project'; dir: string } | { kind: 'user' }; home: string }, dir: string): string {
+  const posix = (p: string) => p.split(path.sep).join('/');
+  const from = ctx.scope.kind === 'project' ? ctx.scope.dir : ctx.home;
+  const rel = path.relative(from, dir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return posix(dir);
+  if (ctx.scope.kind === 'project') return posix(rel) || '.';
+  return rel === '' ? '~' : `~/${posix(rel)}`;
 }
 
 /**
@@ -156,7 +183,7 @@ export async function removeUnrecorded(r: Reporter, wanted: readonly { rel: stri
   for (const w of wanted) {
     if ((await readText(w.abs)) === w.content) {
       await fs.rm(w.abs);
-      r.out(`removed ${w.rel}`);
+      r.out(`removed ${shown(r, w.rel)}`);
       removed++;
     }
   }
@@ -176,12 +203,12 @@ export async function removeRecorded(r: Reporter, base: string, files: Manifest[
     const cur = await readText(abs);
     if (cur === undefined) continue;
     if (!hasMarker(cur)) {
-      r.out(`left ${rel}: it was replaced by a file deep-research did not write`);
+      r.out(`left ${shown(r, rel)}: it was replaced by a file deep-research did not write`);
     } else if (sha256(cur) === rec.sha256) {
       await fs.rm(abs);
-      r.out(`removed ${rel}`);
+      r.out(`removed ${shown(r, rel)}`);
     } else {
-      r.err(`deep-research: left ${rel}: it was edited after install; delete it yourself if you no longer want it.`);
+      r.err(`deep-research: left ${shown(r, rel)}: it was edited after install; delete it yourself if you no longer want it.`);
       left[rel] = rec;
       incomplete = true;
     }
@@ -220,7 +247,7 @@ export async function writeOwnedFiles(
   for (const w of o.writes) {
     o.noteDirs(await makeDirs(path.dirname(w.abs)));
     await writeAtomic(w.abs, w.content);
-    r.out(`wrote ${w.rel}`);
+    r.out(`wrote ${shown(r, w.rel)}`);
   }
   for (const w of o.wanted) o.next.files[w.rel] = { sha256: sha256(w.content) };
   for (const rel of o.stale) {
@@ -228,7 +255,7 @@ export async function writeOwnedFiles(
     const cur = await readText(abs);
     if (cur !== undefined && hasMarker(cur) && sha256(cur) === o.old?.files[rel]?.sha256) {
       await fs.rm(abs);
-      r.out(`removed ${rel} (no longer part of the pack)`);
+      r.out(`removed ${shown(r, rel)} (no longer part of the pack)`);
     }
     delete o.next.files[rel];
   }

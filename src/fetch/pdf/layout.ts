@@ -77,8 +77,27 @@ export function pdfToMarkdown(raw: PdfRaw, maxPages = MAX_PAGES): PdfMarkdown {
     pages: pages.length,
     notRead: Math.max(0, raw.total - pages.length),
     outline: makeOutline(raw, pages),
-    title: cleanTitle(raw.title),
+    title: cleanTitle(raw.title) || firstPageHeading(pages[0] ?? []),
   };
+}
+
+/**
+ * The title a reader takes from a PDF whose metadata has none: the largest text at the top of the first
+ * page (up to three lines of it), or its first line of words when no line stands out by size.
+ */
+export function firstPageHeading(lines: readonly Line[]): string {
+  const words = lines.filter((l) => /\p{L}{2}/u.test(l.text));
+  if (words.length === 0) return '';
+  const sizes = words.map((l) => l.size).sort((a, b) => a - b);
+  const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const max = sizes[sizes.length - 1] ?? 0;
+  let picked: Line[] = [words[0]!];
+  if (max >= median * 1.2) {
+    const start = words.findIndex((l) => l.size >= max * 0.9);
+    picked = [];
+    for (let i = start; i < words.length && picked.length < 3 && words[i]!.size >= max * 0.9; i++) picked.push(words[i]!);
+  }
+  return clip(picked.map((l) => l.text).join(' ').normalize('NFKC').replace(/\s+/gu, ' ').trim(), 200);
 }
 
 /** Lines of a page in reading order, footnote marks removed. */
