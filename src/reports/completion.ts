@@ -3,7 +3,7 @@ import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.
 import { subjectKeyFinding, subQuestionKeyFinding } from '../engine/key-findings.js';
 import { normalizeFactText } from '../engine/facts.js';
 import { cell, inline, render, sourceLink } from './render.js';
-import { withFrontmatter } from './frontmatter.js';
+import { withFrontmatter } from '../format/frontmatter.js';
 import { microReportName } from './micro-report.js';
 
 export function completionReportName(slug: string): string {

@@ -1,6 +1,6 @@
 import type { RoundRecord, ThreadState } from '../engine/thread-state.js';
 import { block, cell, inline, render, sourceLink } from './render.js';
-import { withFrontmatter } from './frontmatter.js';
+import { withFrontmatter } from '../format/frontmatter.js';
 
 export function microReportName(slug: string, round: number): string {
   return `micro-report-${slug}-round-${round}.md`;

@@ -11,7 +11,7 @@ import { emptyTally, type FetchTally } from '../engine/degraded.js';
 import { emptyAudit, type AuditState } from '../engine/audit.js';
 import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
-import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
+import { splitFrontmatter, withFrontmatter } from '../format/frontmatter.js';
 
 const RUN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
