@@ -12,6 +12,8 @@ import { emptyAudit, type AuditState } from '../engine/audit.js';
 import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../format/frontmatter.js';
+import { originOf } from '../engine/origin.js';
+import { findMirror, textPrint, type TextPrint } from '../engine/mirrors.js';
 
 const RUN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -62,10 +64,22 @@ export interface SourceMeta {
   pages_not_read?: number;
   /** PDF only: the outline returned with the text (the PDF's bookmarks, or its pages). */
   outline?: string[];
+  /** The registrable domain of the URL the text came from, after redirects (SPEC 4.1 origin). */
+  origin: string;
+  /** The earlier source of another site whose text this one repeats: the two count as one origin. */
+  mirror_of?: string;
 }
 
-/** What addSource stores: the text and the metadata the fetch produced. */
-export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & { markdown: string };
+/** What addSource stores: the text and the metadata the fetch produced; `origin` defaults to the URL's. */
+export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & {
+  markdown: string;
+  origin?: string;
+};
+
+/** Per source, what the mirror check compares a new source against (state/source-prints.json). */
+interface PrintIndex {
+  sources: { id: string; origin: string; mirror_of?: string; print: TextPrint }[];
+}
 
 export interface StoredSource extends SourceMeta {
   markdown: string;
@@ -214,7 +228,9 @@ export class RunStore {
       fetched_at: String(d.fetched_at ?? ''),
       sha256: String(d.sha256 ?? ''),
       markdown: parsed.body,
+      origin: typeof d.origin === 'string' ? d.origin : safeOrigin(String(d.url ?? '')),
     };
+    if (typeof d.mirror_of === 'string') src.mirror_of = d.mirror_of;
     if (d.content_type === 'html' || d.content_type === 'text' || d.content_type === 'pdf') src.content_type = d.content_type;
     if (typeof d.pages === 'number') src.pages = d.pages;
     if (typeof d.pages_not_read === 'number') src.pages_not_read = d.pages_not_read;
@@ -248,7 +264,14 @@ export class RunStore {
     const id = `S${counter.next}`;
     const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
     const sha256 = createHash('sha256').update(body).digest('hex');
-    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256 };
+    const origin = s.origin ?? safeOrigin(s.url);
+    // The mirror check runs here, once per new source, on sentence hashes kept beside the sources.
+    const printsFile = safeJoin(dir, 'state', 'source-prints.json');
+    const prints = readJson<PrintIndex>(printsFile, this.root) ?? { sources: [] };
+    const print = textPrint(body);
+    const mirrorOf = findMirror(print, origin, prints.sources);
+    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256, origin };
+    if (mirrorOf !== undefined) meta.mirror_of = mirrorOf;
     if (s.content_type !== undefined) meta.content_type = s.content_type;
     if (s.pages !== undefined) meta.pages = s.pages;
     if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
@@ -264,18 +287,29 @@ export class RunStore {
         ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
         ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
         ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
+        origin,
+        ...(mirrorOf !== undefined ? { mirror_of: mirrorOf } : {}),
       },
       body,
     );
+    const printEntry: PrintIndex['sources'][number] = { id, origin, print };
+    if (mirrorOf !== undefined) printEntry.mirror_of = mirrorOf;
     // The counter goes first: a crash after it skips an id but can never hand one out twice.
     writeBatch(this.root, [
       { file: counterFile, content: json({ next: counter.next + 1 }) },
       { file: safeJoin(dir, 'sources', `${id}.md`), content: file },
       { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
+      { file: printsFile, content: `${JSON.stringify({ sources: [...prints.sources, printEntry] })}\n` },
     ]);
     const source: StoredSource = { ...meta, markdown: body };
     this.sourceCache.set(`${runId}/${id}`, source);
     return { source, duplicate: false };
+  }
+
+  /** The site a source counts for: its own origin, or, for a mirror, the origin of the source it mirrors. */
+  countingOrigin(runId: string, source: StoredSource): string {
+    if (source.mirror_of === undefined) return source.origin;
+    return this.readSource(runId, source.mirror_of)?.origin ?? source.origin;
   }
 
   /** Every stored source id of the run, in numeric order. */
@@ -312,6 +346,15 @@ export class RunStore {
       critique_rounds: [],
       fetch: emptyTally(),
     };
+  }
+}
+
+/** A stored URL always parses; should one not, its text is its own origin rather than a failed read. */
+function safeOrigin(url: string): string {
+  try {
+    return originOf(url);
+  } catch {
+    return url;
   }
 }
 

@@ -34,6 +34,11 @@ const inputSchema = {
         notes: z.string().max(1000).optional(),
         sub_questions: z.array(z.string().min(1).max(40)).max(20).optional(),
         confirms_known: z.boolean().optional().describe('Only confirms a known fact.'),
+        also: z
+          .array(strictObject({ url: url, quote: z.string().min(1).max(2000) }))
+          .max(3)
+          .optional()
+          .describe('Other fetched sources stating it.'),
       }),
     )
     .max(50),
@@ -88,7 +93,10 @@ const outputSchema = {
   next_phase: phase,
   phase_reason: z.string(),
   forced_subject: z.string().optional(),
-  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional() })),
+  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional(), origins: z.number() })),
+  facts: z.array(z.object({ confidence, origins: z.number(), primary: z.boolean() })),
+  new_origins: z.number(),
+  unverified_answers: z.array(z.string()).optional(),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
   warnings: z.array(z.string()),
@@ -102,7 +110,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record one investigation round',
     description:
-      "Records a round: grounds quotes in stored pages, computes saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns the action, phase_reason, sub-question status, warnings, `next` directives. On STOP call complete_thread.",
+      "Records a round: grounds quotes in stored pages, computes confidence from origins, saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns the action, phase_reason, sub-question status, warnings, `next` directives. On STOP call complete_thread.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -118,7 +126,8 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         canonicalKey,
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
-          return s ? { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown) } : undefined;
+          if (!s) return undefined;
+          return { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown), origin: ctx.store.countingOrigin(run.run_id, s) };
         },
       });
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
