@@ -46,8 +46,6 @@ export interface RoundDecision {
   sub_questions: { id: string; status: SubQuestionStatus; confidence?: Confidence; origins: number }[];
   /** Per fact, in input order: the computed confidence, its distinct origins and whether one is primary. */
   facts: { confidence: Confidence; origins: number; primary: boolean }[];
-  /** Sites of this round the thread had not seen before. */
-  new_origins: number;
   /** On convergence: ANSWERED sub-questions without a VERIFIED fact. */
   unverified_answers?: string[];
   converged: boolean;
@@ -202,7 +200,6 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
       origins: subQuestionOrigins(q.id, allFacts).length,
     })),
     facts: facts.map((f) => ({ confidence: f.confidence, origins: f.origins?.length ?? 0, primary: f.primary === true })),
-    new_origins: fresh.length,
     converged,
     warnings,
   };

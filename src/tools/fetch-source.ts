@@ -144,8 +144,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       structured.origin = source.origin;
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
-      const site = `origin: ${source.origin}${source.mirror_of !== undefined ? ` (mirror of ${source.mirror_of}: one origin with it)` : ''}\n`;
-      let text = site + wrapUntrusted(page, label);
+      let text = wrapUntrusted(page, label);
       if (pdf) {
         const stored = source.pages ?? 0;
         const notRead = source.pages_not_read ?? 0;

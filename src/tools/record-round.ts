@@ -37,8 +37,7 @@ const inputSchema = {
         also: z
           .array(strictObject({ url: url, quote: z.string().min(1).max(2000) }))
           .max(3)
-          .optional()
-          .describe('Other fetched sources stating it.'),
+          .optional(),
       }),
     )
     .max(50),
@@ -95,7 +94,6 @@ const outputSchema = {
   forced_subject: z.string().optional(),
   sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional(), origins: z.number() })),
   facts: z.array(z.object({ confidence, origins: z.number(), primary: z.boolean() })),
-  new_origins: z.number(),
   unverified_answers: z.array(z.string()).optional(),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
@@ -110,7 +108,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record one investigation round',
     description:
-      "Records a round: grounds quotes in stored pages, computes confidence from origins, saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns the action, phase_reason, sub-question status, warnings, `next` directives. On STOP call complete_thread.",
+      "Records a round: grounds quotes in stored pages, computes saturation, overlap, plateau, phase, convergence; writes the micro-report. Returns the action, phase_reason, sub-question status, warnings, `next` directives. On STOP call complete_thread.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),

@@ -22,7 +22,7 @@ const outputSchema = {
   citations: z.number(),
   pairs: z.number(),
   audit: counts,
-  basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }).describe('Cited facts by basis, for Methods.'),
+  basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }),
 };
 
 /** The grounded facts of every thread whose source (or an `also` source) the report cites, by basis. */

@@ -116,7 +116,8 @@ describe('convergence waits for a verified answer', () => {
     s = r.state;
     // Round 2 (VERIFY): the same site again, new facts: 1 round without a new site.
     r = decideRound(s, round([fact(blog('b')), fact(blog('b'))], { search_results: [blog('b')] }), ctx);
-    expect(r.decision).toMatchObject({ converged: false, new_origins: 0 });
+    expect(r.decision.converged).toBe(false);
+    expect(r.state.rounds.at(-1)).toMatchObject({ new_origins: 0, origins: ['example.com'] });
     s = r.state;
     // Round 3: still no new site: origins are exhausted and the thread converges, naming the unverified answer.
     r = decideRound(s, round([fact(blog('c')), fact(blog('c'))], { search_results: [blog('c')] }), ctx);
@@ -136,7 +137,8 @@ describe('dead ends stop', () => {
     s = decideRound(s, round([], { urls_visited: ['https://blog.example.com/a'], search_results: ['https://blog.example.com/a'] }), ctx).state;
     // Nothing visited, nothing found: 0 new origins (1 of 2).
     let r = decideRound(s, round([]), ctx);
-    expect(r.decision).toMatchObject({ converged: false, new_origins: 0, action: 'REFORMULATE' });
+    expect(r.decision).toMatchObject({ converged: false, action: 'REFORMULATE' });
+    expect(r.state).toMatchObject({ origin_streak: 1 });
     r = decideRound(r.state, round([], { search_results: ['https://docs.example.com/z'] }), ctx);
     expect(r.decision).toMatchObject({ converged: true, action: 'STOP', convergence_reason: 'PLATEAU_STOPPED', phase_reason: 'no new site in 2 rounds: the thread stopped (PLATEAU_STOPPED), no next round' });
   });
