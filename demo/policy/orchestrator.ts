@@ -245,6 +245,7 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
   });
 
   const audit: AuditNote = { split: false, changes: [] };
+  let basis: Basis | undefined;
   const ignoreAudit = env.variation?.ignoreAudit === true;
   const compose = () =>
     composeReport({
@@ -258,6 +259,7 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
       degraded,
       fabricate: env.variation?.fabricateCitation === true,
       audit,
+      ...(basis ? { basis } : {}),
     });
   const writeReport = function* (text: string): Generator<Step, boolean, Observation> {
     const [w] = yield* calls(write(reportAbs, text));
@@ -291,6 +293,17 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
   for (let attempt = 0; attempt < 5; attempt++) {
     const [v] = yield* calls(mcp('verify_report', { run_id: runId }));
     const r = parseReply(v!.text, v!.isError);
+    // Methods gives the cited facts by basis, as the last verify_report counted them.
+    const [primary, twoOrigins, neither] = ['primary', 'two_origins', 'neither'].map((k) => r.num(`basis.${k}`));
+    const counted = primary !== undefined && twoOrigins !== undefined && neither !== undefined ? { primary, two_origins: twoOrigins, neither } : undefined;
+    if (counted && (basis === undefined || JSON.stringify(counted) !== JSON.stringify(basis))) {
+      basis = counted;
+      const withBasis = compose();
+      if (withBasis !== content && (yield* writeReport(withBasis))) {
+        content = withBasis;
+        continue;
+      }
+    }
     if (r.bool('ok') === true) {
       verified = true;
       break;
@@ -426,6 +439,13 @@ interface ComposeInput {
   degraded: boolean;
   fabricate: boolean;
   audit: AuditNote;
+  basis?: Basis;
+}
+
+interface Basis {
+  primary: number;
+  two_origins: number;
+  neither: number;
 }
 
 function composeReport(x: ComposeInput): string {
@@ -472,6 +492,9 @@ function composeReport(x: ComposeInput): string {
     const total = fp.counts.supported + fp.counts.partial + fp.counts.unsupported + fp.counts.unaudited;
     const changed = x.audit.changes.length ? `changed: ${x.audit.changes.join('; ')}` : 'nothing was changed';
     lines.push(`Audit: a fresh reader judged ${total} claim-source pairs against the stored sources; ${fp.counts.supported} were SUPPORTED on the first pass; ${changed}.`);
+  }
+  if (x.basis) {
+    lines.push(`Cited facts by basis: ${x.basis.primary} rest on a primary source, ${x.basis.two_origins} on two sites, ${x.basis.neither} on one secondary site only.`);
   }
   if (x.degraded) lines.push('Degraded: yes — the answer rests on partial information.');
   for (const n of x.notes) lines.push(`Note: ${sanitise(n)}`);
