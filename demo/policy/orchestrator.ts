@@ -245,7 +245,6 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
   });
 
   const audit: AuditNote = { split: false, changes: [] };
-  let basis: Basis | undefined;
   const ignoreAudit = env.variation?.ignoreAudit === true;
   const compose = () =>
     composeReport({
@@ -259,7 +258,6 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
       degraded,
       fabricate: env.variation?.fabricateCitation === true,
       audit,
-      ...(basis ? { basis } : {}),
     });
   const writeReport = function* (text: string): Generator<Step, boolean, Observation> {
     const [w] = yield* calls(write(reportAbs, text));
@@ -290,20 +288,12 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
 
   let verified = false;
   let lastProblems = '';
+  let lastBasis: Basis | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const [v] = yield* calls(mcp('verify_report', { run_id: runId }));
     const r = parseReply(v!.text, v!.isError);
-    // Methods gives the cited facts by basis, as the last verify_report counted them.
     const [primary, twoOrigins, neither] = ['primary', 'two_origins', 'neither'].map((k) => r.num(`basis.${k}`));
-    const counted = primary !== undefined && twoOrigins !== undefined && neither !== undefined ? { primary, two_origins: twoOrigins, neither } : undefined;
-    if (counted && (basis === undefined || JSON.stringify(counted) !== JSON.stringify(basis))) {
-      basis = counted;
-      const withBasis = compose();
-      if (withBasis !== content && (yield* writeReport(withBasis))) {
-        content = withBasis;
-        continue;
-      }
-    }
+    if (primary !== undefined && twoOrigins !== undefined && neither !== undefined) lastBasis = { primary, two_origins: twoOrigins, neither };
     if (r.bool('ok') === true) {
       verified = true;
       break;
@@ -325,6 +315,11 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
       continue;
     }
     break;
+  }
+  // Then Methods gets the cited facts by basis, as the last verify_report counted them (Methods is not audited).
+  if (verified && lastBasis) {
+    const withBasis = content.replace(REPLAY_NOTE, `${basisLine(lastBasis)}\n${REPLAY_NOTE}`);
+    if (withBasis !== content) yield* writeReport(withBasis);
   }
   return [
     `Report: ${reportPath} (verify_report ${verified ? 'ok' : `still failing: ${lastProblems}`}).`,
@@ -439,7 +434,12 @@ interface ComposeInput {
   degraded: boolean;
   fabricate: boolean;
   audit: AuditNote;
-  basis?: Basis;
+}
+
+const REPLAY_NOTE = 'This report was written by a scripted replay of the deep-research protocol, not by a language model.';
+
+function basisLine(b: Basis): string {
+  return `Cited facts by basis: ${b.primary} rest on a primary source, ${b.two_origins} on two sites, ${b.neither} on one secondary site only.`;
 }
 
 interface Basis {
@@ -493,12 +493,9 @@ function composeReport(x: ComposeInput): string {
     const changed = x.audit.changes.length ? `changed: ${x.audit.changes.join('; ')}` : 'nothing was changed';
     lines.push(`Audit: a fresh reader judged ${total} claim-source pairs against the stored sources; ${fp.counts.supported} were SUPPORTED on the first pass; ${changed}.`);
   }
-  if (x.basis) {
-    lines.push(`Cited facts by basis: ${x.basis.primary} rest on a primary source, ${x.basis.two_origins} on two sites, ${x.basis.neither} on one secondary site only.`);
-  }
   if (x.degraded) lines.push('Degraded: yes — the answer rests on partial information.');
   for (const n of x.notes) lines.push(`Note: ${sanitise(n)}`);
-  lines.push('This report was written by a scripted replay of the deep-research protocol, not by a language model.');
+  lines.push(REPLAY_NOTE);
   lines.push('');
   if (x.openQuestions.length) {
     lines.push('## Open Questions', '');
