@@ -136,11 +136,19 @@ describe('origins', () => {
     expect(micro).toContain('| PLAUSIBLE | 1: example.com |');
     expect(micro).toContain('| VERIFIED | 2: example.com, other.org |');
     expect(micro).toContain('| VERIFIED | 1: trials.org (primary) |');
+    expect(micro).toMatch(/^- fact 1: recorded PLAUSIBLE, not VERIFIED: it rests on one site, example\.com/m);
 
     const c = await h.ok('complete_thread', { run_id: runId, thread: 'Trials and output' });
     const done = fs.readFileSync(path.join(h.root, c.path), 'utf8');
     expect(done).toContain('Facts by basis: 1 primary source, 1 two origins, 3 neither\n');
     expect(done).toContain('(VERIFIED, origins 1: trials.org (primary), round 1)');
+
+    // verify_report counts the cited facts by basis: S1 (the primary source) and S4 (the news story) are cited.
+    const report = ['# Revenue', '', 'Revenue held [S1], and a news story agreed [S4].', '', '## Methods', '', 'One thread.', '', '## Sources', '', `- [S1] Trial manual — ${url('www.trials.org/manual')}`, `- [S4] A news story — ${url('news.other.org/story')}`, ''].join('\n');
+    fs.writeFileSync(path.join(h.root, runId, 'report.md'), report);
+    const v = await h.ok('verify_report', { run_id: runId });
+    // Cited through S1: fact 5 (primary); through S4: facts 3 (its own page) and 4 (its also).
+    expect(v.basis).toEqual({ primary: 1, two_origins: 1, neither: 1 });
   });
 
   it('refuses an unknown field inside also, naming the known ones', async () => {
