@@ -13,7 +13,7 @@ import { safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, s
 import { withRunLock } from './lock.js';
 import { splitFrontmatter, withFrontmatter } from '../format/frontmatter.js';
 import { originOf } from '../engine/origin.js';
-import { findMirror, textPrint, type TextPrint } from '../engine/mirrors.js';
+import { MirrorIndex, textPrint, type PrintEntry } from '../engine/mirrors.js';
 
 const RUN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -76,10 +76,7 @@ export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fe
   origin?: string;
 };
 
-/** Per source, what the mirror check compares a new source against (state/source-prints.json). */
-interface PrintIndex {
-  sources: { id: string; origin: string; mirror_of?: string; print: TextPrint }[];
-}
+
 
 export interface StoredSource extends SourceMeta {
   markdown: string;
@@ -89,6 +86,8 @@ export class RunStore {
   readonly root: string;
   private readonly sourceCache = new Map<string, StoredSource>();
   private readonly swept = new Set<string>();
+  /** Per run, the mirror index of its stored sources, caught up from state/source-prints/ under the run lock. */
+  private readonly mirrors = new Map<string, { index: MirrorIndex; upTo: number }>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -116,7 +115,7 @@ export class RunStore {
     if (!this.swept.has(runId)) {
       // Once per process and run: temp files of writers killed mid-write would otherwise show up in git.
       this.swept.add(runId);
-      for (const sub of ['', 'state', 'sources', path.join('state', 'source-keys')]) sweepTemps(path.join(dir, sub));
+      for (const sub of ['', 'state', 'sources', path.join('state', 'source-keys'), path.join('state', 'source-prints')]) sweepTemps(path.join(dir, sub));
     }
     return run;
   }
@@ -266,10 +265,8 @@ export class RunStore {
     const sha256 = createHash('sha256').update(body).digest('hex');
     const origin = s.origin ?? safeOrigin(s.url);
     // The mirror check runs here, once per new source, on sentence hashes kept beside the sources.
-    const printsFile = safeJoin(dir, 'state', 'source-prints.json');
-    const prints = readJson<PrintIndex>(printsFile, this.root) ?? { sources: [] };
     const print = textPrint(body);
-    const mirrorOf = findMirror(print, origin, prints.sources);
+    const mirrorOf = this.mirrorIndex(runId, counter.next).find(print, origin);
     const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256, origin };
     if (mirrorOf !== undefined) meta.mirror_of = mirrorOf;
     if (s.content_type !== undefined) meta.content_type = s.content_type;
@@ -292,18 +289,50 @@ export class RunStore {
       },
       body,
     );
-    const printEntry: PrintIndex['sources'][number] = { id, origin, print };
+    const printEntry: PrintEntry = { id, origin, print };
     if (mirrorOf !== undefined) printEntry.mirror_of = mirrorOf;
     // The counter goes first: a crash after it skips an id but can never hand one out twice.
     writeBatch(this.root, [
       { file: counterFile, content: json({ next: counter.next + 1 }) },
       { file: safeJoin(dir, 'sources', `${id}.md`), content: file },
       { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
-      { file: printsFile, content: `${JSON.stringify({ sources: [...prints.sources, printEntry] })}\n` },
+      { file: this.printFile(runId, id), content: `${JSON.stringify(printEntry)}\n` },
     ]);
+    const mirrors = this.mirrors.get(runId);
+    if (mirrors) {
+      mirrors.index.add(printEntry);
+      mirrors.upTo = counter.next + 1;
+    }
     const source: StoredSource = { ...meta, markdown: body };
     this.sourceCache.set(`${runId}/${id}`, source);
     return { source, duplicate: false };
+  }
+
+  private printFile(runId: string, id: string): string {
+    return safeJoin(this.runDir(runId), 'state', 'source-prints', `${id}.json`);
+  }
+
+  /**
+   * The run's mirror index, holding every source below id `next`. Built once per process and run; sources
+   * another process stored since are read in, and one stored before prints were kept is printed from its text.
+   */
+  private mirrorIndex(runId: string, next: number): MirrorIndex {
+    let m = this.mirrors.get(runId);
+    if (!m) {
+      m = { index: new MirrorIndex(), upTo: 1 };
+      this.mirrors.set(runId, m);
+    }
+    for (let n = m.upTo; n < next; n++) {
+      const id = `S${n}`;
+      const saved = readJson<PrintEntry>(this.printFile(runId, id), this.root);
+      if (saved) m.index.add(saved);
+      else {
+        const s = this.readSource(runId, id);
+        if (s) m.index.add({ id, origin: s.origin, print: textPrint(s.markdown), ...(s.mirror_of !== undefined ? { mirror_of: s.mirror_of } : {}) });
+      }
+    }
+    m.upTo = Math.max(m.upTo, next);
+    return m.index;
   }
 
   /** The site a source counts for: its own origin, or, for a mirror, the origin of the source it mirrors. */
