@@ -4,12 +4,18 @@
 // replay (paraphrased, simplified), not sources.
 //
 // Shape of the run it produces (the server decides every step; this is what its rules lead to here):
+// - The fixture web is one site (127.0.0.1). It stands in for the trials' own reports, so "Trials and
+//   output" names it as its primary origin and its facts are VERIFIED; the other threads name none, so
+//   what they find rests on one secondary site and stays PLAUSIBLE.
 // - "Trials and output": round 1 reads the Iceland pages (one drifts off-topic and yields nothing), round 2
-//   the UK pilot (one result is a dead link, skipped); both sub-questions answered → CRITERIA_MET.
+//   the UK pilot (one result is a dead link, skipped); both sub-questions answered from the primary
+//   origin → CRITERIA_MET.
 // - "Counter-evidence": the fixture web returns the same two pages for every query, so round 2 finds
-//   nothing new on the same URLs → PLATEAU_STOPPED with SQ-2 still open.
-// - The critic names SQ-2 as a material gap; a critic thread finds the cost page → CRITERIA_MET; two clean
-//   sign-offs follow, with one unanswerable gap kept as an open question.
+//   nothing new on the same URLs → PLATEAU_STOPPED with SQ-2 still open and SQ-1 an unverified answer.
+// - The critic names SQ-2 as a material gap; a critic thread finds the cost page and answers it, but from
+//   one secondary site, so it searches again for a second site, finds the same page → PLATEAU_STOPPED with
+//   the answer listed as unverified; two clean sign-offs follow, with one unanswerable gap kept as an open
+//   question.
 import type { Scenario } from './policy/scenario.js';
 
 const TRIALS = 'Trials and output';
@@ -31,6 +37,7 @@ export const fourDayWeek: Scenario = {
           { id: 'SQ-2', question: 'What happened to company revenue in the 2022 UK pilot?' },
         ],
         subjects: ['Iceland trials', 'UK pilot'],
+        primary_origins: ['127.0.0.1'],
       },
       {
         name: COUNTER,
@@ -61,26 +68,26 @@ export const fourDayWeek: Scenario = {
           fact: 'Iceland ran two large shorter-week trials between 2015 and 2019.',
           quote: 'Between 2015 and 2019, Reykjavik City Council and the national government of Iceland ran two large trials of a shorter working week',
           topics: ['t-iceland-scope'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
           confirmsKnown: true,
         },
         {
           fact: "Iceland's trials covered more than 2,500 public-sector workers.",
           quote: 'The trials covered more than 2,500 public-sector workers',
           topics: ['t-iceland-scope'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
         {
           fact: 'In most workplaces of the Iceland trials, productivity and services held steady or improved.',
           quote: 'productivity and service provision remained the same or improved in the majority of workplaces',
           topics: ['t-iceland'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
         {
           fact: 'Workers in the Iceland trials reported less stress and burnout.',
           quote: 'Workers reported less stress and burnout',
           topics: ['t-wellbeing'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
       ],
     },
@@ -93,7 +100,7 @@ export const fourDayWeek: Scenario = {
           fact: 'By 2021 most of the Icelandic workforce had shorter hours or the right to them.',
           quote: 'By 2021, around 86 percent of the working population of Iceland had either moved to shorter hours or gained the right to shorten their hours',
           topics: ['t-adoption'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
       ],
     },
@@ -113,19 +120,19 @@ export const fourDayWeek: Scenario = {
           fact: 'The 2022 UK pilot involved 61 companies and about 2,900 employees.',
           quote: 'From June to December 2022, 61 companies in the UK took part in a coordinated four-day week pilot, covering around 2,900 employees',
           topics: ['t-uk-scope'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
         {
           fact: 'Revenue in the UK pilot stayed about the same, up 1.4% on average.',
           quote: 'Company revenue stayed broadly the same over the trial period, rising by 1.4 percent on average',
           topics: ['t-uk'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
         {
           fact: '56 of the 61 UK pilot companies kept the four-day week afterwards.',
           quote: 'Of the 61 companies, 56 continued with a four-day week after the pilot ended',
           topics: ['t-uk-adoption'],
-          confidence: 'PLAUSIBLE',
+          confidence: 'VERIFIED',
         },
       ],
     },

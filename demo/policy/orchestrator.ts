@@ -288,9 +288,12 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
 
   let verified = false;
   let lastProblems = '';
+  let lastBasis: Basis | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
     const [v] = yield* calls(mcp('verify_report', { run_id: runId }));
     const r = parseReply(v!.text, v!.isError);
+    const [primary, twoOrigins, neither] = ['primary', 'two_origins', 'neither'].map((k) => r.num(`basis.${k}`));
+    if (primary !== undefined && twoOrigins !== undefined && neither !== undefined) lastBasis = { primary, two_origins: twoOrigins, neither };
     if (r.bool('ok') === true) {
       verified = true;
       break;
@@ -312,6 +315,11 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
       continue;
     }
     break;
+  }
+  // Then Methods gets the cited facts by basis, as the last verify_report counted them (Methods is not audited).
+  if (verified && lastBasis) {
+    const withBasis = content.replace(REPLAY_NOTE, `${basisLine(lastBasis)}\n${REPLAY_NOTE}`);
+    if (withBasis !== content) yield* writeReport(withBasis);
   }
   return [
     `Report: ${reportPath} (verify_report ${verified ? 'ok' : `still failing: ${lastProblems}`}).`,
@@ -428,6 +436,18 @@ interface ComposeInput {
   audit: AuditNote;
 }
 
+const REPLAY_NOTE = 'This report was written by a scripted replay of the deep-research protocol, not by a language model.';
+
+function basisLine(b: Basis): string {
+  return `Cited facts by basis: ${b.primary} rest on a primary source, ${b.two_origins} on two sites, ${b.neither} on one secondary site only.`;
+}
+
+interface Basis {
+  primary: number;
+  two_origins: number;
+  neither: number;
+}
+
 function composeReport(x: ComposeInput): string {
   const usable = x.evidence.filter((e) => e.facts.length > 0);
   const citedIds = new Set<string>();
@@ -475,7 +495,7 @@ function composeReport(x: ComposeInput): string {
   }
   if (x.degraded) lines.push('Degraded: yes — the answer rests on partial information.');
   for (const n of x.notes) lines.push(`Note: ${sanitise(n)}`);
-  lines.push('This report was written by a scripted replay of the deep-research protocol, not by a language model.');
+  lines.push(REPLAY_NOTE);
   lines.push('');
   if (x.openQuestions.length) {
     lines.push('## Open Questions', '');

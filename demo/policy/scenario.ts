@@ -33,6 +33,7 @@ export interface BriefThread {
   sub_questions: { id: string; question: string }[];
   subjects: string[];
   source_strategy?: string[];
+  primary_origins?: string[];
 }
 
 export interface Scenario {

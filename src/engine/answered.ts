@@ -1,5 +1,6 @@
 // Sub-question status (SPEC 4.1 "answered"): the caller proposes, grounded evidence decides.
-import { CONFIDENCES, type Confidence, type SubQuestionStatus } from './types.js';
+import type { Confidence, SubQuestionStatus } from './types.js';
+import { weaker } from './corroboration.js';
 
 export interface Resolution {
   status: SubQuestionStatus;
@@ -15,11 +16,6 @@ export function bestGroundedConfidence(
   if (usable.some((f) => f.confidence === 'VERIFIED')) return 'VERIFIED';
   if (usable.some((f) => f.confidence === 'PLAUSIBLE')) return 'PLAUSIBLE';
   return undefined;
-}
-
-/** The weaker of two confidences (CONFIDENCES runs strongest first). */
-function weaker(a: Confidence, b: Confidence): Confidence {
-  return CONFIDENCES.indexOf(a) >= CONFIDENCES.indexOf(b) ? a : b;
 }
 
 /**

@@ -7,7 +7,11 @@ export function convergence(i: {
   subQuestions: readonly { status: SubQuestionStatus; confidence?: Confidence }[];
   subjectRounds: readonly number[];
   openHighContradictions: number;
+  /** ANSWERED sub-questions that still wait for a VERIFIED fact (none in the quick tier or once origins are exhausted). */
+  heldAnswers?: number;
   plateauL3: boolean;
+  /** Origin exhaustion's dead end: the last phase, no new site, no new fact. */
+  deadEnd?: boolean;
   roundsCompleted: number;
   roundBudget: number;
 }): ConvergenceReason | undefined {
@@ -15,8 +19,8 @@ export function convergence(i: {
   const answered =
     i.subQuestions.length > 0 && i.subQuestions.every((q) => q.status === 'ANSWERED' && ANSWERING.has(q.confidence));
   const covered = i.subjectRounds.every((n) => n >= 1);
-  if (answered && covered && i.openHighContradictions === 0) return 'CRITERIA_MET';
-  if (i.plateauL3) return 'PLATEAU_STOPPED';
+  if (answered && covered && i.openHighContradictions === 0 && (i.heldAnswers ?? 0) === 0) return 'CRITERIA_MET';
+  if (i.plateauL3 || i.deadEnd === true) return 'PLATEAU_STOPPED';
   if (i.roundsCompleted >= i.roundBudget) return 'BUDGET_EXHAUSTED';
   return undefined;
 }

@@ -2,6 +2,7 @@
 import type { EscapeStrategy, Phase } from './types.js';
 import type { ThreadState } from './thread-state.js';
 import { forcedSubject } from './coverage.js';
+import { heldHint } from './verified-answers.js';
 
 export interface Directives {
   round: number;
@@ -51,6 +52,7 @@ export function nextDirectives(state: ThreadState): Directives {
   const hints = own && own.length > 0 ? [...own] : [...PHASE_HINTS[state.phase]];
   const escape = state.pending.escape_strategy;
   if (escape) hints.unshift(`escape: ${ESCAPE_HINTS[escape]}`);
+  for (const u of [...(state.pending.verify ?? [])].reverse()) hints.unshift(heldHint(u, state.definition.primary_origins ?? []));
   if (forced) hints.unshift(`this round targets the subject "${forced}": list it in targeted_subjects`);
   const d: Directives = { round, phase: state.phase, query_hints: hints, fetch_prompt: PHASE_FETCH_PROMPTS[state.phase] };
   if (forced) d.forced_subject = forced;

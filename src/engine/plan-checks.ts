@@ -1,6 +1,7 @@
 // Plan checks (SPEC 4.1): what a brief will not get at its tier, said before the run starts. Warnings,
 // never refusals: the planner may have reasons, but should not learn the limits from a refusal later.
 import { phaseAllowances, phaseOrder } from './phases.js';
+import { isAggregator } from './origin.js';
 import type { Brief, Depth, TierBudgets } from './types.js';
 
 const COUNTER = /counter|objection|against|criticism|critique|dissent|skeptic|sceptic|refut|rebut|opposing|downside|disconfirm/i;
@@ -17,6 +18,12 @@ export function planWarnings(brief: Brief, budgets: TierBudgets, depth: Depth): 
     if (t.subjects.length > beforeLast) {
       out.push(
         `thread "${t.name}" has ${t.subjects.length} subjects but ${beforeLast} round${beforeLast === 1 ? '' : 's'} before its last phase (${last}): some subject would get no round of its own; merge or drop subjects, move some to another thread, or choose a deeper tier`,
+      );
+    }
+    const aggregators = (t.primary_origins ?? []).filter(isAggregator);
+    if (aggregators.length > 0) {
+      out.push(
+        `thread "${t.name}" names ${aggregators.join(', ')} as primary: a general aggregator (encyclopedia, Q&A or social site, blog host) rarely speaks first-hand; name the sites of the project, standard body, agency or authors instead`,
       );
     }
     const skipped = order.filter((p) => (allowances[p] ?? 0) === 0);

@@ -45,6 +45,12 @@ export interface StoredFact {
   sub_questions: string[];
   is_new: boolean;
   grounded: boolean;
+  /** Other sources that state the fact, each grounded (ungrounded ones are dropped when recorded). */
+  also?: { url: string; quote: string; source_id?: string }[];
+  /** Distinct origins among its grounded quotes; absent in facts recorded before origins were counted. */
+  origins?: string[];
+  /** Whether one of them is a primary origin of the thread. */
+  primary?: boolean;
 }
 
 export interface Contradiction {
@@ -78,6 +84,9 @@ export interface RoundRecord {
   /** Absent in rounds recorded before the overlap used search results: those compared urls_visited. */
   overlap_on?: OverlapInput;
   queries?: string[];
+  /** The sites of its search results and pages read, and how many of them the thread had not seen. */
+  origins?: string[];
+  new_origins?: number;
   summary: string;
   new_facts: number;
   confirming_facts: number;
@@ -108,6 +117,8 @@ export interface NextDirectives {
   forced_subject?: string;
   reformulate_from?: string;
   escape_strategy?: EscapeStrategy;
+  /** ANSWERED sub-questions still waiting for a VERIFIED fact, for the next round's query hints. */
+  verify?: { id: string; origins: string[] }[];
 }
 
 export interface ThreadGap {
@@ -131,6 +142,11 @@ export interface ThreadState {
   phase: Phase;
   rounds_in_phase: number;
   zero_new_streak: number;
+  /** Late-phase rounds in a row with no new site; origins are exhausted at 2 and stay so. */
+  origin_streak?: number;
+  origins_exhausted?: boolean;
+  /** Quick tier: convergence does not wait for VERIFIED answers. */
+  quick?: boolean;
   drift_streak: number;
   drifted_keys: string[];
   escapes_used: EscapeStrategy[];
@@ -152,6 +168,7 @@ export function newThreadState(i: {
   roundBudget: number;
   resultsPerRound: number;
   runSourceHints?: SourceHints;
+  quick?: boolean;
 }): ThreadState {
   const order = phaseOrder(i.definition.source_strategy);
   // A phase the budget gives no round is skipped from the start (e.g. a short budget's EXTRACT).
@@ -178,6 +195,7 @@ export function newThreadState(i: {
     contradictions: [],
     rounds: [],
     converged: false,
+    ...(i.quick ? { quick: true } : {}),
     ...(i.runSourceHints && Object.keys(i.runSourceHints).length > 0 ? { run_source_hints: i.runSourceHints } : {}),
   };
 }

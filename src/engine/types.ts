@@ -66,6 +66,8 @@ export interface ThreadDefinition {
   subjects: string[];
   source_strategy?: Phase[];
   source_hints?: SourceHints;
+  /** Registrable domains of the sites that speak for the thread's subjects first-hand. */
+  primary_origins?: string[];
 }
 
 export interface KnownFact {

@@ -3,7 +3,7 @@ import { cell, inline, render } from './render.js';
 import { phaseAllowances, phaseOrder } from '../engine/phases.js';
 import { PHASES, type Phase, type SourceHints } from '../engine/types.js';
 
-type BriefThread = { name: string; sub_questions: { id: string; question: string }[]; subjects: string[]; source_strategy?: string[]; source_hints?: SourceHints };
+type BriefThread = { name: string; sub_questions: { id: string; question: string }[]; subjects: string[]; source_strategy?: string[]; source_hints?: SourceHints; primary_origins?: string[] };
 
 export function renderBrief(run: RunState, criticThreads: BriefThread[] = []): string {
   const b = run.brief;
@@ -16,6 +16,7 @@ export function renderBrief(run: RunState, criticThreads: BriefThread[] = []): s
     critic: t.critic,
     sub_questions: t.sub_questions.map((q) => ({ id: inline(q.id), question: inline(q.question) })),
     subjects: list(t.subjects),
+    primary: t.primary_origins && t.primary_origins.length > 0 ? list(t.primary_origins) : 'none named',
     strategy: strategyLine(t.source_strategy as Phase[] | undefined, run.budgets.rounds_per_thread),
     hints: hintsLine(t.source_hints, b.source_hints),
   }));

@@ -3,8 +3,10 @@ import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.
 import { subjectKeyFinding, subQuestionKeyFinding } from '../engine/key-findings.js';
 import { normalizeFactText } from '../engine/facts.js';
 import { cell, inline, render, sourceLink } from './render.js';
-import { withFrontmatter } from './frontmatter.js';
+import { withFrontmatter } from '../format/frontmatter.js';
 import { microReportName } from './micro-report.js';
+import { basisCounts, originsLabel } from '../engine/basis.js';
+import { unverifiedAnswers } from '../engine/verified-answers.js';
 
 export function completionReportName(slug: string): string {
   return `thread-completion-${slug}.md`;
@@ -74,8 +76,9 @@ export function renderCompletionReport(
   // shows it (real runs' completion reports ran to 37k characters, mostly quotes shown twice).
   const factView = (f: StoredFact & { rounds: number[] }) => ({
     fact: inline(f.fact),
-    source: sourceLink(f.source_id, f.url),
+    source: [sourceLink(f.source_id, f.url), ...(f.also ?? []).map((a) => sourceLink(a.source_id, a.url))].join(', '),
     confidence: f.confidence,
+    origins: inline(originsLabel(f)),
     rounds: `${f.rounds.length === 1 ? 'round' : 'rounds'} ${f.rounds.join(', ')}`,
   });
   const unlinked = grounded.filter((f) => f.sub_questions.length === 0);
@@ -88,6 +91,7 @@ export function renderCompletionReport(
   ];
   const open = state.contradictions.filter((c) => c.status === 'OPEN');
   const maxNew = Math.max(1, ...state.rounds.map((r) => r.new_facts));
+  const unverified = unverifiedAnswers(state.sub_questions, state.facts);
 
   const body = render('thread-completion', {
     thread: inline(state.name),
@@ -97,6 +101,11 @@ export function renderCompletionReport(
     micro_report_count: microReports.length,
     micro_reports: microReports,
     phases_line: phases.length > 0 ? phases.join(' → ') : '—',
+    basis: basisCounts(grounded),
+    unverified_line:
+      unverified.length === 0
+        ? 'none'
+        : unverified.map((u) => `${inline(u.id)} (rests on ${u.origins.length > 0 ? u.origins.join(', ') : 'no grounded site'})`).join('; '),
     sub_questions: state.sub_questions.map((q) => ({
       id: cell(q.id),
       question: cell(q.question),

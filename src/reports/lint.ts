@@ -1,6 +1,6 @@
 // `deep-research lint`: every micro-report and completion report carries the frontmatter and sections
 // SPEC 6 requires, and every fact row links its source to its URL.
-import { splitFrontmatter } from './frontmatter.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
 import { COMPLETION_FIELDS, COMPLETION_SECTIONS, MICRO_REPORT_FIELDS, MICRO_REPORT_SECTIONS } from './spec-sections.js';
 
 export interface LintProblem {

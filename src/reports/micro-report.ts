@@ -1,6 +1,8 @@
 import type { RoundRecord, ThreadState } from '../engine/thread-state.js';
 import { block, cell, inline, render, sourceLink } from './render.js';
-import { withFrontmatter } from './frontmatter.js';
+import { withFrontmatter } from '../format/frontmatter.js';
+import { originsLabel } from '../engine/basis.js';
+import { DEAD_END_REASON } from '../engine/origin-exhaustion.js';
 
 export function microReportName(slug: string, round: number): string {
   return `micro-report-${slug}-round-${round}.md`;
@@ -25,9 +27,10 @@ export function renderMicroReport(state: ThreadState, round: number): string {
       fact: cell(f.fact),
       quote: f.quote?.trim() ? `"${cell(f.quote)}"` : '—',
       // The id a report cites, linked to the page, so a reviewer can open the source from the table.
-      source: sourceLink(f.source_id, f.url),
+      source: [sourceLink(f.source_id, f.url), ...(f.also ?? []).map((a) => sourceLink(a.source_id, a.url))].join(', '),
       confidence: f.confidence,
-      notes: cell([f.is_new ? 'new' : 'confirming', f.notes].filter(Boolean).join('; ')),
+      origins: cell(originsLabel(f)),
+      notes: cell([f.is_new ? 'new' : 'confirming', ...(f.also ?? []).map((a) => `also "${a.quote}" [${a.source_id ?? 'not stored'}]`), f.notes].filter(Boolean).join('; ')),
     })),
     has_subject_changes: r.subject_changes.length > 0,
     subject_changes: r.subject_changes.map((c) => ({ name: cell(c.name), prior: c.prior, next: c.next, evidence: cell(c.evidence) })),
@@ -51,7 +54,9 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     phase_move: r.converged ? 'STOP' : r.next_phase === r.phase ? 'STAY' : 'ADVANCE',
     phase: r.phase,
     next_phase: r.next_phase,
-    phase_reason: r.converged ? `thread converged: ${r.convergence_reason ?? ''}` : r.phase_reason,
+    phase_reason: r.converged
+      ? `thread converged: ${r.convergence_reason ?? ''}${r.phase_reason.startsWith(DEAD_END_REASON) ? ` (${DEAD_END_REASON} and nothing new)` : ''}`
+      : r.phase_reason,
     focus: inline(r.next_focus),
     forced_subject: r.forced_subject_next,
     reformulate_from: r.reformulate_from_next === undefined ? undefined : inline(r.reformulate_from_next).replace(/`/g, "'"),

@@ -11,7 +11,9 @@ import { emptyTally, type FetchTally } from '../engine/degraded.js';
 import { emptyAudit, type AuditState } from '../engine/audit.js';
 import { fileLabel, safeJoin, readJson, readFileSafe, readdirSafe, ensureDir, writeBatch, sweepTemps } from './fs-safe.js';
 import { withRunLock } from './lock.js';
-import { splitFrontmatter, withFrontmatter } from '../reports/frontmatter.js';
+import { splitFrontmatter, withFrontmatter } from '../format/frontmatter.js';
+import { originOf } from '../engine/origin.js';
+import { MirrorIndex, textPrint, type PrintEntry } from '../engine/mirrors.js';
 
 const RUN_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -62,10 +64,19 @@ export interface SourceMeta {
   pages_not_read?: number;
   /** PDF only: the outline returned with the text (the PDF's bookmarks, or its pages). */
   outline?: string[];
+  /** The registrable domain of the URL the text came from, after redirects (SPEC 4.1 origin). */
+  origin: string;
+  /** The earlier source of another site whose text this one repeats: the two count as one origin. */
+  mirror_of?: string;
 }
 
-/** What addSource stores: the text and the metadata the fetch produced. */
-export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & { markdown: string };
+/** What addSource stores: the text and the metadata the fetch produced; `origin` defaults to the URL's. */
+export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & {
+  markdown: string;
+  origin?: string;
+};
+
+
 
 export interface StoredSource extends SourceMeta {
   markdown: string;
@@ -75,6 +86,8 @@ export class RunStore {
   readonly root: string;
   private readonly sourceCache = new Map<string, StoredSource>();
   private readonly swept = new Set<string>();
+  /** Per run, the mirror index of its stored sources, caught up from state/source-prints/ under the run lock. */
+  private readonly mirrors = new Map<string, { index: MirrorIndex; upTo: number }>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -103,7 +116,7 @@ export class RunStore {
     if (!this.swept.has(runId)) {
       // Once per process and run: temp files of writers killed mid-write would otherwise show up in git.
       this.swept.add(runId);
-      for (const sub of ['', 'state', 'sources', path.join('state', 'source-keys')]) sweepTemps(path.join(dir, sub));
+      for (const sub of ['', 'state', 'sources', path.join('state', 'source-keys'), path.join('state', 'source-prints')]) sweepTemps(path.join(dir, sub));
     }
     return run;
   }
@@ -225,7 +238,9 @@ export class RunStore {
       fetched_at: String(d.fetched_at ?? ''),
       sha256: String(d.sha256 ?? ''),
       markdown: parsed.body,
+      origin: typeof d.origin === 'string' ? d.origin : safeOrigin(String(d.url ?? '')),
     };
+    if (typeof d.mirror_of === 'string') src.mirror_of = d.mirror_of;
     if (d.content_type === 'html' || d.content_type === 'text' || d.content_type === 'pdf') src.content_type = d.content_type;
     if (typeof d.pages === 'number') src.pages = d.pages;
     if (typeof d.pages_not_read === 'number') src.pages_not_read = d.pages_not_read;
@@ -259,7 +274,12 @@ export class RunStore {
     const id = `S${counter.next}`;
     const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
     const sha256 = createHash('sha256').update(body).digest('hex');
-    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256 };
+    const origin = s.origin ?? safeOrigin(s.url);
+    // The mirror check runs here, once per new source, on sentence hashes kept beside the sources.
+    const print = textPrint(body);
+    const mirrorOf = this.mirrorIndex(runId, counter.next).find(print, origin);
+    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256, origin };
+    if (mirrorOf !== undefined) meta.mirror_of = mirrorOf;
     if (s.content_type !== undefined) meta.content_type = s.content_type;
     if (s.pages !== undefined) meta.pages = s.pages;
     if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
@@ -275,18 +295,61 @@ export class RunStore {
         ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
         ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
         ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
+        origin,
+        ...(mirrorOf !== undefined ? { mirror_of: mirrorOf } : {}),
       },
       body,
     );
+    const printEntry: PrintEntry = { id, origin, print };
+    if (mirrorOf !== undefined) printEntry.mirror_of = mirrorOf;
     // The counter goes first: a crash after it skips an id but can never hand one out twice.
     writeBatch(this.root, [
       { file: counterFile, content: json({ next: counter.next + 1 }) },
       { file: safeJoin(dir, 'sources', `${id}.md`), content: file },
       { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
+      { file: this.printFile(runId, id), content: `${JSON.stringify(printEntry)}\n` },
     ]);
+    const mirrors = this.mirrors.get(runId);
+    if (mirrors) {
+      mirrors.index.add(printEntry);
+      mirrors.upTo = counter.next + 1;
+    }
     const source: StoredSource = { ...meta, markdown: body };
     this.sourceCache.set(`${runId}/${id}`, source);
     return { source, duplicate: false };
+  }
+
+  private printFile(runId: string, id: string): string {
+    return safeJoin(this.runDir(runId), 'state', 'source-prints', `${id}.json`);
+  }
+
+  /**
+   * The run's mirror index, holding every source below id `next`. Built once per process and run; sources
+   * another process stored since are read in, and one stored before prints were kept is printed from its text.
+   */
+  private mirrorIndex(runId: string, next: number): MirrorIndex {
+    let m = this.mirrors.get(runId);
+    if (!m) {
+      m = { index: new MirrorIndex(), upTo: 1 };
+      this.mirrors.set(runId, m);
+    }
+    for (let n = m.upTo; n < next; n++) {
+      const id = `S${n}`;
+      const saved = readJson<PrintEntry>(this.printFile(runId, id), this.root);
+      if (saved) m.index.add(saved);
+      else {
+        const s = this.readSource(runId, id);
+        if (s) m.index.add({ id, origin: s.origin, print: textPrint(s.markdown), ...(s.mirror_of !== undefined ? { mirror_of: s.mirror_of } : {}) });
+      }
+    }
+    m.upTo = Math.max(m.upTo, next);
+    return m.index;
+  }
+
+  /** The site a source counts for: its own origin, or, for a mirror, the origin of the source it mirrors. */
+  countingOrigin(runId: string, source: StoredSource): string {
+    if (source.mirror_of === undefined) return source.origin;
+    return this.readSource(runId, source.mirror_of)?.origin ?? source.origin;
   }
 
   /** Every stored source id of the run, in numeric order. */
@@ -323,6 +386,15 @@ export class RunStore {
       critique_rounds: [],
       fetch: emptyTally(),
     };
+  }
+}
+
+/** A stored URL always parses; should one not, its text is its own origin rather than a failed read. */
+function safeOrigin(url: string): string {
+  try {
+    return originOf(url);
+  } catch {
+    return url;
   }
 }
 

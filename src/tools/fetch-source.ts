@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
+import { originOf } from '../engine/origin.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
@@ -31,6 +32,8 @@ const outputSchema = {
   degraded: z.boolean(),
   content_type: z.enum(['html', 'text', 'pdf']),
   pages: z.object({ stored: z.number(), not_read: z.number() }).optional(),
+  origin: z.string(),
+  mirror_of: z.string().optional(),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -96,6 +99,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         title: page.title,
         markdown: page.markdown,
         fetched_at: ctx.now(),
+        // The site the text came from: after redirects, and for a doi:/arxiv: key the page that served it.
+        origin: originOf(page.finalUrl),
         content_type: page.kind,
         ...(page.pages ? { pages: page.pages.stored, pages_not_read: page.pages.not_read, outline: page.outline ?? [] } : {}),
       });
@@ -146,6 +151,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         content_type: source.content_type ?? 'html',
       };
       if (next !== undefined) structured.next_start_index = next;
+      structured.origin = source.origin;
+      if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
       let text = wrapUntrusted(page, label);
       if (pdf) {

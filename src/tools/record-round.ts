@@ -35,6 +35,10 @@ const inputSchema = {
         notes: z.string().max(1000).optional(),
         sub_questions: z.array(z.string().min(1).max(40)).max(20).optional(),
         confirms_known: z.boolean().optional().describe('Only confirms a known fact.'),
+        also: z
+          .array(strictObject({ url: url, quote: z.string().min(1).max(2000) }))
+          .max(3)
+          .optional(),
       }),
     )
     .max(50),
@@ -89,7 +93,9 @@ const outputSchema = {
   next_phase: phase,
   phase_reason: z.string(),
   forced_subject: z.string().optional(),
-  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional() })),
+  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional(), origins: z.number() })),
+  facts: z.array(z.object({ confidence, origins: z.number(), primary: z.boolean() })),
+  unverified_answers: z.array(z.string()).optional(),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),
   warnings: z.array(z.string()),
@@ -121,7 +127,8 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         canonicalKey,
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
-          return s ? { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown) } : undefined;
+          if (!s) return undefined;
+          return { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown), origin: ctx.store.countingOrigin(run.run_id, s) };
         },
       });
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again

@@ -55,6 +55,7 @@ export const threadDefinition = {
     .optional()
     .describe('Phases to use; default all four.'),
   source_hints: sourceHints.optional(),
+  primary_origins: z.array(z.string().min(1).max(300)).max(10).optional(),
 };
 
 export const directivesOut = z.object({

@@ -9,6 +9,7 @@ import { annotationsFor, ok } from './result.js';
 import { level, sourceHints, strictObject, threadDefinition, threadName } from './schemas.js';
 import { replyPath } from './paths.js';
 import { planWarnings } from '../engine/plan-checks.js';
+import { primaryOrigins } from './primary-origins.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
@@ -159,5 +160,5 @@ function normaliseBrief(b: Brief): Brief {
   }
   const p = b.scope?.period;
   if (p && p.from > p.to) throw new InputError(`scope.period.from (${p.from}) is after scope.period.to (${p.to}); swap them`);
-  return b;
+  return { ...b, threads: b.threads.map((t) => primaryOrigins(t, `thread "${t.name}"`)) };
 }

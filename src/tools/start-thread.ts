@@ -7,6 +7,7 @@ import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { runId, strictObject, threadDefinition, threadName } from './schemas.js';
 import { threadStatusOutput, threadSummary } from './thread-summary.js';
+import { primaryOrigins } from './primary-origins.js';
 import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
@@ -53,7 +54,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
           if (ids.has(q.id)) throw new InputError(`definition repeats sub-question id "${q.id}"`);
           ids.add(q.id);
         }
-        definition = { ...def, name: args.thread };
+        definition = primaryOrigins({ ...def, name: args.thread } as ThreadDefinition, 'definition');
         entry = { name: args.thread, slug: slug(args.thread), critic: true };
         run.threads.push(entry);
       }
@@ -64,6 +65,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         critic: entry.critic,
         roundBudget: run.budgets.rounds_per_thread,
         resultsPerRound: run.budgets.results_per_round,
+        quick: run.depth === 'quick',
         ...(run.brief.source_hints ? { runSourceHints: run.brief.source_hints } : {}),
       });
       if (!entry.critic) {

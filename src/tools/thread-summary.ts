@@ -34,6 +34,7 @@ export function threadSummary(run: RunState, s: ThreadState): Record<string, unk
     subjects: s.subjects.map((x) => `${x.name}: ${x.rounds} rounds, ${x.status}`),
     facts: s.facts.length,
   };
+  if (s.definition.primary_origins && s.definition.primary_origins.length > 0) out.primary_origins = s.definition.primary_origins;
   if (!s.converged && !s.completed) out.next = nextDirectives(s);
   return out;
 }

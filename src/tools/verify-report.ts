@@ -6,6 +6,8 @@ import { readReport } from './report-file.js';
 import { annotationsFor, ok } from './result.js';
 import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
+import { parseReport } from '../engine/statements.js';
+import { basisCounts, type BasisCounts } from '../engine/basis.js';
 
 const inputSchema = {
   run_id: runId,
@@ -21,7 +23,22 @@ const outputSchema = {
   pairs: z.number(),
   audit: counts,
   uncited: z.array(z.object({ line: z.number(), text: z.string() })),
+  basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }),
 };
+
+/** The grounded facts of every thread whose source (or an `also` source) the report cites, by basis. */
+function citedBasis(store: RunStore, runId: string, threads: readonly { slug: string }[], text: string): BasisCounts {
+  const cited = new Set(parseReport(text).pairs.map((p) => p.source_id).filter((id): id is string => typeof id === 'string'));
+  const seen = new Set<string>();
+  const facts = threads
+    .flatMap((t) => store.loadThread(runId, t.slug)?.facts ?? [])
+    .filter((f) => f.grounded && [f.source_id, ...(f.also ?? []).map((a) => a.source_id)].some((id) => id !== undefined && cited.has(id)))
+    .filter((f) => {
+      const k = `${f.canonical_key}\n${f.fact}`;
+      return !seen.has(k) && seen.add(k) !== undefined;
+    });
+  return basisCounts(facts);
+}
 
 /** Every stored source, read past the cache: an edit made since it was cached must show. */
 export function collectSources(store: RunStore, runId: string): Map<string, VerifySource> {
@@ -54,9 +71,11 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
         pairs: 0,
         audit: { supported: 0, partial: 0, unsupported: 0, unaudited: 0 },
         uncited: [],
+        basis: { primary: 0, two_origins: 0, neither: 0 },
       });
     }
     const r = check(report.text, collectSources(ctx.store, run.run_id), { degraded: run.fetch.degraded, audit: ctx.store.loadAudit(run.run_id) });
-    return ok({ ok: r.problems.length === 0, problems: r.problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited });
+    const basis = citedBasis(ctx.store, run.run_id, run.threads, report.text);
+    return ok({ ok: r.problems.length === 0, problems: r.problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited, basis });
   },
 };

@@ -15,9 +15,16 @@ const ctx: RoundContext = {
   storedText: () => ({ source_id: 'S1', title: 'T', markdown: 'the stored page says output rose' }),
 };
 
-function thread(o: { budget?: number; strategy?: Phase[]; subjects?: string[] } = {}): ThreadState {
+// x.org speaks for the thread first-hand unless a test says otherwise, so its quotes can be VERIFIED.
+function thread(o: { budget?: number; strategy?: Phase[]; subjects?: string[]; primary?: string[] } = {}): ThreadState {
   return newThreadState({
-    definition: { name: 'T', sub_questions: [{ id: 'SQ-1', question: 'Did output rise?' }], subjects: o.subjects ?? [], ...(o.strategy ? { source_strategy: o.strategy } : {}) },
+    definition: {
+      name: 'T',
+      sub_questions: [{ id: 'SQ-1', question: 'Did output rise?' }],
+      subjects: o.subjects ?? [],
+      primary_origins: o.primary ?? ['x.org'],
+      ...(o.strategy ? { source_strategy: o.strategy } : {}),
+    },
     slug: 't-000000',
     critic: false,
     roundBudget: o.budget ?? 10,
@@ -194,8 +201,8 @@ describe('decideRound', () => {
       ctx,
     );
     expect(decision.sub_questions).toEqual([
-      { id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE' },
-      { id: 'SQ-2', status: 'OPEN' },
+      { id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE', origins: 1 },
+      { id: 'SQ-2', status: 'OPEN', origins: 0 },
     ]);
   });
 });

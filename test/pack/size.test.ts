@@ -7,9 +7,10 @@ const files = packFiles();
 const commands = files.filter((f) => f.kind === 'command');
 
 describe('size and shape of the prose', () => {
-  it('the commands together stay under 4,000 words', () => {
+  // 4,000 until issue 20 added 159 words: primary origins in the plan, how to verify a fact, the basis.
+  it('the commands together stay under 4,159 words', () => {
     const total = commands.reduce((n, c) => n + words(c.raw), 0);
-    expect(total).toBeLessThan(4000);
+    expect(total).toBeLessThan(4159);
   });
 
   for (const c of commands) {

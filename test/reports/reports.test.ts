@@ -17,6 +17,8 @@ const fact = (o: Partial<StoredFact> & { fact: string }): StoredFact => ({
   sub_questions: [],
   is_new: true,
   grounded: true,
+  origins: ['example.org'],
+  primary: false,
   ...o,
 });
 
@@ -65,7 +67,7 @@ function state(): ThreadState {
   s.facts = [
     fact({ fact: 'The UK pilot involved 61 companies.', quote: '61 companies took | part', sub_questions: ['SQ-1'] }),
     fact({ fact: 'Revenue stayed about the same, up 1.4%.', quote: 'rising by 1.4 percent', sub_questions: ['SQ-2'] }),
-    fact({ fact: 'Odd page fact.', url: 'https://example.org/a(b)|c', canonical_key: 'example.org/a(b)|c', source_id: 'S2', source_title: 'A', quote: 'odd' }),
+    fact({ fact: 'Odd page fact.', url: 'https://example.org/a(b)|c', canonical_key: 'example.org/a(b)|c', source_id: 'S2', source_title: 'A', quote: 'odd', origins: ['example.org', 'other.net'] }),
     fact({ fact: 'Revenue stayed about the same, up 1.4%', round: 2, is_new: false, quote: 'rising by 1.4 percent', sub_questions: ['SQ-2'] }),
     fact({ fact: 'Revenue fell in one firm.', confidence: 'UNVERIFIED', grounded: false, sub_questions: ['SQ-2'] }),
   ];
@@ -78,8 +80,8 @@ const lookup = (key: string) => (key === 'example.org/uk' ? { id: 'S5', title: '
 describe('micro-report', () => {
   it("shows each fact's quote and its source id linked to the URL, and lints clean", () => {
     const text = renderMicroReport(state(), 1);
-    expect(text).toContain('| # | Fact | Quote | Source | Confidence | Notes |');
-    expect(text).toContain('| 1 | The UK pilot involved 61 companies. | "61 companies took \\| part" | [S5](sources/S5.md) <https://example.org/uk> | PLAUSIBLE |');
+    expect(text).toContain('| # | Fact | Quote | Source | Confidence | Origins | Notes |');
+    expect(text).toContain('| 1 | The UK pilot involved 61 companies. | "61 companies took \\| part" | [S5](sources/S5.md) <https://example.org/uk> | PLAUSIBLE | 1: example.org |');
     // A parenthesis or a pipe in the address cannot end the link or the cell.
     expect(text).toContain('| [S2](sources/S2.md) <https://example.org/a%28b%29%7Cc> |');
     expect(lintArtifact('micro-report-trials-abc123-round-1.md', text)).toEqual([]);
@@ -117,19 +119,27 @@ describe('completion report', () => {
         '',
         '**SQ-1: How many companies took part?**',
         '',
-        '- The UK pilot involved 61 companies. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, round 1)',
+        '- The UK pilot involved 61 companies. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, origins 1: example.org, round 1)',
         '',
         '**SQ-2: What happened to company revenue?**',
         '',
-        '- Revenue stayed about the same, up 1.4%. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, rounds 1, 2)',
+        '- Revenue stayed about the same, up 1.4%. [S5](sources/S5.md) <https://example.org/uk> (PLAUSIBLE, origins 1: example.org, rounds 1, 2)',
         '',
         '**Not linked to a sub-question**',
         '',
-        '- Odd page fact. [S2](sources/S2.md) <https://example.org/a%28b%29%7Cc> (PLAUSIBLE, round 1)',
+        '- Odd page fact. [S2](sources/S2.md) <https://example.org/a%28b%29%7Cc> (PLAUSIBLE, origins 2: example.org, other.net, round 1)',
         '',
         '',
       ].join('\n'),
     );
+  });
+
+  it('counts grounded facts by basis and lists ANSWERED sub-questions without a VERIFIED fact', () => {
+    expect(text).toContain('Facts by basis: 0 primary source, 1 two origins, 2 neither\n');
+    expect(text).toContain('Unverified answers: none\n');
+    const s = state();
+    s.sub_questions[0] = { ...s.sub_questions[0]!, status: 'ANSWERED', confidence: 'PLAUSIBLE' };
+    expect(renderCompletionReport(s, 'CRITERIA_MET', [], lookup)).toContain('Unverified answers: SQ-1 (rests on example.org)\n');
   });
 
   it('numbers the sources table by source id', () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BRIEF_SECTIONS, COMPLETION_SECTIONS, CRITIQUE_SECTIONS, MICRO_REPORT_SECTIONS } from '../../src/reports/spec-sections.js';
 import { cell, loadTemplate, render } from '../../src/reports/render.js';
-import { withFrontmatter, splitFrontmatter } from '../../src/reports/frontmatter.js';
+import { withFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
 
 const SECTIONS = {
   brief: BRIEF_SECTIONS,

@@ -78,7 +78,7 @@ describe('a compound sentence citing [S1, S2] (issue 11 acceptance)', () => {
     expect(a2.pairs.map((p: any) => p.statement)).toEqual(['Productivity held steady in Iceland', 'and revenue held up in the UK pilot']);
     expect((await h.ok('verify_report', { run_id })).audit).toEqual({ supported: 0, partial: 0, unsupported: 0, unaudited: 2 });
     await supportSplit(run_id, a2.pairs);
-    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 2, pairs: 2, audit: { supported: 2, partial: 0, unsupported: 0, unaudited: 0 }, uncited: [] });
+    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 2, pairs: 2, audit: { supported: 2, partial: 0, unsupported: 0, unaudited: 0 }, uncited: [], basis: { primary: 0, two_origins: 0, neither: 0 } });
 
     const audit = fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8');
     expect(audit).toContain('Pairs: 2 · supported: 2 · partial: 0 · unsupported: 0 · unaudited: 0');

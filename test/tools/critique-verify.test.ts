@@ -97,7 +97,7 @@ describe('verify_report', () => {
   it('passes a grounded report (quotes across link and emphasis, URL variants by canonical key)', async () => {
     const run_id = await setup(GOOD);
     expect(await supportAll(h, run_id)).toBe(3);
-    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 3, pairs: 3, audit: { supported: 3, partial: 0, unsupported: 0, unaudited: 0 }, uncited: [] });
+    expect(await h.ok('verify_report', { run_id })).toEqual({ ok: true, problems: [], citations: 3, pairs: 3, audit: { supported: 3, partial: 0, unsupported: 0, unaudited: 0 }, uncited: [], basis: { primary: 0, two_origins: 0, neither: 0 } });
   });
 
   it.each([

@@ -42,9 +42,11 @@ beforeAll(async () => {
 afterAll(async () => web?.close());
 afterEach(async () => h?.close());
 
-async function open() {
+async function open(primary?: string[]) {
   h = await connect({ env: { DEEP_RESEARCH_ALLOW_HOSTS: web.hostPort } });
-  runId = (await h.ok('start_run', { question: QUESTION, brief: brief() })).run_id;
+  const b = brief();
+  if (primary) Object.assign(b.threads[0]!, { primary_origins: primary });
+  runId = (await h.ok('start_run', { question: QUESTION, brief: b })).run_id;
   await h.ok('start_thread', { run_id: runId, thread: 'Trials and output' });
 }
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
@@ -55,6 +57,10 @@ describe('fetch_source', () => {
     const first = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article?utm_source=x`, focus: 'burnout sleep' });
     expect(first).toMatchObject({ source_id: 'S1', duplicate: false, degraded: false, title: '<untrusted-page-content>Four-day week trial results</untrusted-page-content>' });
     expect(first.canonical_key).toBe(`127.0.0.1:${web.port}/article`);
+    // An IP host is its own origin; the reply and the stored frontmatter both say it.
+    expect(first.origin).toBe('127.0.0.1');
+    expect(first.mirror_of).toBeUndefined();
+    expect(fs.readFileSync(path.join(h.root, runId, 'sources', 'S1.md'), 'utf8')).toMatch(/\norigin: 127\.0\.0\.1\n/);
     expect(first.outline.join('\n')).toContain('Wellbeing');
     expect(first.content).toContain('lower burnout');
     const requests = web.requests.length;
@@ -140,7 +146,8 @@ describe('fetch_source', () => {
   });
 
   it('grounds a fact quoted across emphasis and a link in the fetched page, and refuses nothing for an ungrounded one', async () => {
-    await open();
+    // The local web is the thread's primary origin (an IP host is its own), so its quotes can be VERIFIED.
+    await open([web.origin]);
     await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article` });
     const r = await h.ok('record_round', {
       run_id: runId,
@@ -158,6 +165,11 @@ describe('fetch_source', () => {
     });
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]).toMatch(/fact 3: .*not found/);
+    expect(r.facts).toEqual([
+      { confidence: 'VERIFIED', origins: 1, primary: true },
+      { confidence: 'VERIFIED', origins: 1, primary: true },
+      { confidence: 'UNVERIFIED', origins: 0, primary: false },
+    ]);
     const status = await h.call('thread_status', { run_id: runId, thread: 'Trials and output' });
     expect(text(status)).toMatch(/SQ-1 ANSWERED VERIFIED/);
   });

@@ -184,8 +184,8 @@ describe('threads: allowances, hints, overlap and the sub-question echo', () => 
     });
     expect(r).toMatchObject({ url_overlap: 1, overlap_on: 'search_results', plateau_level: 1 });
     expect(r.sub_questions).toEqual([
-      { id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE' },
-      { id: 'SQ-2', status: 'OPEN' },
+      { id: 'SQ-1', status: 'PARTIAL', confidence: 'PLAUSIBLE', origins: 1 },
+      { id: 'SQ-2', status: 'OPEN', origins: 0 },
     ]);
     const text = fs.readFileSync(path.join(h.root, r.micro_report), 'utf8');
     expect(text).toContain('- Queries: `second search`; `a third search`\n');

@@ -136,7 +136,7 @@ describe('a thread through every plateau level', () => {
     expect(text).toContain('| SQ-1 | What happened to productivity in trials? | OPEN | — | Output per hour rose by 9% in pilot I. [S9](sources/S9.md) |');
     expect(text).toContain('| Iceland trial | 1 | PARTIAL | Iceland trial kept output flat. [S1](sources/S1.md) |');
     expect(text).toContain('| UK pilot | 1 | PARTIAL | — |');
-    expect(text).toContain('**SQ-1: What happened to productivity in trials?**\n\n- Output per hour rose by 1% in pilot A. [S1](sources/S1.md) <https://example.org/A> (PLAUSIBLE, round 1)\n');
+    expect(text).toContain('**SQ-1: What happened to productivity in trials?**\n\n- Output per hour rose by 1% in pilot A. [S1](sources/S1.md) <https://example.org/A> (PLAUSIBLE, origins 1: example.org, round 1)\n');
     expect(text).toContain('| Long-run effects | No study past two years | 2 | Search 2025 follow-ups |');
     expect(text).toContain('| 4 | 0 | 0 | HIGH | DIVERSIFY | source-type shift |');
     expect(text).toContain('xychart-beta');

@@ -103,16 +103,24 @@ describe('record_round refusals and warnings', () => {
     expect(r.warnings.join('\n')).toMatch(/fact 1: .*quote/);
     expect(r.warnings.join('\n')).toMatch(/fact 2: .*fetch_source/);
     expect(r.warnings.join('\n')).toMatch(/fact 3: .*not found/);
-    expect(r.warnings.join('\n')).not.toMatch(/fact 4/);
+    // A VERIFIED proposal from one site that is not a primary origin of the thread is recorded PLAUSIBLE.
+    expect(r.warnings.join('\n')).toMatch(/fact 4: recorded PLAUSIBLE, not VERIFIED: it rests on one site, example\.org/);
+    expect(r.facts).toEqual([
+      { confidence: 'UNVERIFIED', origins: 0, primary: false },
+      { confidence: 'UNVERIFIED', origins: 0, primary: false },
+      { confidence: 'UNVERIFIED', origins: 0, primary: false },
+      { confidence: 'PLAUSIBLE', origins: 1, primary: false },
+      { confidence: 'PLAUSIBLE', origins: 1, primary: false },
+    ]);
     expect(r.warnings.join('\n')).toMatch(/SQ-2/);
     const status = await h.ok('thread_status', { run_id: runId, thread: 'Trials and output' });
     const sq = (status as any);
     expect(sq.rounds_completed).toBe(1);
     const text = fs.readFileSync(path.join(h.root, r.micro_report), 'utf8');
     expect(text).toContain('| 1 | No quote given. |');
-    expect(text).toMatch(/\| 1 \| No quote given\. \| — \| \[S1\]\(sources\/S1\.md\) <https:\/\/example\.org\/a> \| UNVERIFIED \| new; add a verbatim quote \|/);
+    expect(text).toMatch(/\| 1 \| No quote given\. \| — \| \[S1\]\(sources\/S1\.md\) <https:\/\/example\.org\/a> \| UNVERIFIED \| — \| new; add a verbatim quote \|/);
     expect(text).toContain('| 2 | Never fetched. | "anything" | [not stored](https://example.org/unread) | UNVERIFIED |');
-    expect(text).toContain('| 4 | Across a link and emphasis. | "Workers reported less stress and better work-life balance" | [S1](sources/S1.md) <https://example.org/a?utm_source=feed> | VERIFIED |');
+    expect(text).toContain('| 4 | Across a link and emphasis. | "Workers reported less stress and better work-life balance" | [S1](sources/S1.md) <https://example.org/a?utm_source=feed> | PLAUSIBLE | 1: example.org |');
   });
 
   it('warns when a required reformulation is ignored, a query repeats, or the forced subject is skipped', async () => {

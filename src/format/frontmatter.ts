@@ -1,3 +1,4 @@
+// Shared by src/store (source files) and src/reports (artifacts): neither layer owns the format.
 // Frontmatter in one place so every artifact renders its YAML the same way: keys in the order given,
 // plain scalars, LF endings. The `yaml` package quotes only what must be quoted, which keeps diffs quiet.
 import { parse, stringify } from 'yaml';

@@ -1,0 +1,292 @@
+// The parts of one round that decideRound (round.ts) sequences: each applies one rule of SPEC 4.1 to the
+// round's input and returns what changed, pushing its warnings. Pure, like the rules they call.
+import { InputError } from '../errors.js';
+import type { Confidence, ContradictionStatus, Level, SubQuestionStatus, SubjectStatus } from './types.js';
+import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestionState, SubjectState, ThreadState } from './thread-state.js';
+import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote } from './facts.js';
+import { quoteFound, quoteFoundIn } from './grounding.js';
+import { corroborate } from './corroboration.js';
+import { originOf } from './origin.js';
+import { resolveSubQuestion } from './answered.js';
+
+export interface RoundFactInput {
+  fact: string;
+  url: string;
+  source_title?: string;
+  quote?: string;
+  confidence: Confidence;
+  notes?: string;
+  sub_questions?: string[];
+  confirms_known?: boolean;
+  also?: { url: string; quote: string }[];
+}
+
+export interface RoundInput {
+  query: string;
+  /** Further searches of the same round, for the micro-report; the reformulation check uses `query`. */
+  queries?: string[];
+  urls_visited: string[];
+  /** The URLs the round's searches returned, in rank order: the overlap input when sent. */
+  search_results?: string[];
+  facts: RoundFactInput[];
+  summary: string;
+  targeted_subjects?: string[];
+  sub_question_updates?: { id: string; status: SubQuestionStatus; confidence?: Confidence; key_finding?: string }[];
+  subject_updates?: { name: string; status: SubjectStatus; evidence?: string }[];
+  disambiguation_updates?: string[];
+  contradictions?: {
+    id?: string;
+    claim: string;
+    source_a: string;
+    url_a: string;
+    source_b: string;
+    url_b: string;
+    status: ContradictionStatus;
+    severity?: Level;
+  }[];
+  next_focus?: string;
+}
+
+export interface StoredText {
+  source_id: string;
+  title: string;
+  markdown: string;
+  /** projectForMatching(markdown), when the caller caches it across calls. */
+  projected?: string;
+  /** The site it counts for: its origin, or the origin of the source it mirrors. */
+  origin?: string;
+}
+
+export interface RoundContext {
+  grounding: boolean;
+  timestamp: string;
+  canonicalKey: (url: string) => string;
+  storedText: (canonicalKey: string) => StoredText | undefined;
+}
+
+export interface RoundKeys {
+  visited: string[];
+  facts: string[];
+  results: string[];
+}
+
+/** The refusals of SPEC 4.1 that depend on the thread, before anything is computed. */
+export function refuseRound(prev: ThreadState, input: RoundInput): void {
+  if (prev.completed) throw new InputError(`thread "${prev.name}" was completed with complete_thread; start a new thread instead of recording more rounds`);
+  if (prev.converged) {
+    throw new InputError(`thread "${prev.name}" already converged (${prev.convergence_reason ?? 'stopped'}); call complete_thread instead of recording more rounds`);
+  }
+  if (input.urls_visited.length > prev.results_per_round) {
+    throw new InputError(
+      `urls_visited has ${input.urls_visited.length} URLs but this run reads at most ${prev.results_per_round} results per round; record only the results you read`,
+    );
+  }
+}
+
+/** Canonical keys of every URL the round names; a URL that has none refuses the round. */
+export function roundKeys(input: RoundInput, ctx: RoundContext): RoundKeys {
+  const distinct = (urls: readonly string[], where: string) => {
+    const out: string[] = [];
+    urls.forEach((url, i) => {
+      const key = keyOrRefuse(ctx, url, `${where}[${i}]`);
+      if (!out.includes(key)) out.push(key);
+    });
+    return out;
+  };
+  input.facts.forEach((f, i) => (f.also ?? []).forEach((a, j) => keyOrRefuse(ctx, a.url, `facts[${i}].also[${j}].url`)));
+  return {
+    visited: distinct(input.urls_visited, 'urls_visited'),
+    facts: input.facts.map((f, i) => keyOrRefuse(ctx, f.url, `facts[${i}].url`)),
+    results: distinct(input.search_results ?? [], 'search_results'),
+  };
+}
+
+/** The site a URL counts for: its stored text's (mirrors and redirects resolved), else its own host's. */
+export function originFor(ctx: RoundContext, url: string): string | undefined {
+  try {
+    return ctx.storedText(ctx.canonicalKey(url))?.origin ?? originOf(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fact admission, grounding of `also`, corroboration and new-vs-confirming, in input order. */
+export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: readonly string[], ctx: RoundContext, round: number, warnings: string[]): StoredFact[] {
+  const sqIds = new Set(prev.sub_questions.map((q) => q.id));
+  const drifted = new Set(prev.drifted_keys);
+  const primaryOrigins = prev.definition.primary_origins ?? [];
+  const isNew = classifyNew(input.facts, new Set(prev.facts.map((f) => normalizeFactText(f.fact))));
+  return input.facts.map((f, i) => {
+    const key = factKeys[i] as string;
+    const stored = ctx.storedText(key);
+    const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
+    if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
+    else numberWarning(f, i, warnings);
+    const also = groundAlso(f, i, ctx, warnings);
+    const own = stored?.origin ?? originFor(ctx, f.url);
+    const isDrifted = drifted.has(key);
+    const grounded = admitted.grounded && !isDrifted;
+    const judged = corroborate({
+      admitted: admitted.confidence,
+      ownGrounded: grounded,
+      groundedOrigins: [...(own ? [own] : []), ...also.map((a) => a.origin)],
+      primaryOrigins,
+      grounding: ctx.grounding,
+    });
+    if (judged.warning) warnings.push(`fact ${i + 1}: ${judged.warning}`);
+    let confidence = judged.confidence;
+    let notes = joinNotes(f.notes, admitted.notes);
+    if (isDrifted) {
+      confidence = 'UNVERIFIED';
+      notes = joinNotes(notes, 'source flagged as drifted by check_drift');
+      warnings.push(`fact ${i + 1}: its page was flagged as drifted by check_drift, so it counts as neither new nor answering`);
+    }
+    const links = (f.sub_questions ?? []).filter((id) => {
+      if (sqIds.has(id)) return true;
+      warnings.push(`fact ${i + 1}: unknown sub-question id "${id}" ignored; known ids are ${[...sqIds].join(', ')}`);
+      return false;
+    });
+    const out: StoredFact = {
+      round,
+      fact: f.fact,
+      url: f.url,
+      canonical_key: key,
+      confidence,
+      sub_questions: links,
+      is_new: isNew[i] === true && !isDrifted,
+      grounded,
+      origins: grounded ? judged.origins : [],
+      primary: grounded && judged.primary,
+    };
+    if (stored) out.source_id = stored.source_id;
+    const title = f.source_title ?? stored?.title;
+    if (title !== undefined) out.source_title = title;
+    if (f.quote !== undefined) out.quote = f.quote;
+    if (notes !== undefined) out.notes = notes;
+    if (also.length > 0) out.also = also.map((a) => (a.source_id ? { url: a.url, quote: a.quote, source_id: a.source_id } : { url: a.url, quote: a.quote }));
+    return out;
+  });
+}
+
+/** A fact's `also` entries that ground like its own quote would; the others are dropped with a warning. */
+function groundAlso(f: RoundFactInput, i: number, ctx: RoundContext, warnings: string[]) {
+  const kept: { url: string; quote: string; source_id: string; origin: string }[] = [];
+  (f.also ?? []).forEach((a, j) => {
+    const stored = ctx.storedText(ctx.canonicalKey(a.url));
+    const why = !a.quote.trim()
+      ? 'has no quote'
+      : !stored
+        ? `its URL ${a.url} was not read through fetch_source`
+        : !(stored.projected !== undefined ? quoteFoundIn(a.quote, stored.projected) : quoteFound(a.quote, stored.markdown))
+          ? `its quote was not found in the stored text of ${a.url}`
+          : undefined;
+    if (why || !stored) warnings.push(`fact ${i + 1}: also[${j}] dropped: ${why ?? 'not stored'}`);
+    else kept.push({ url: a.url, quote: a.quote, source_id: stored.source_id, origin: stored.origin ?? originFor(ctx, a.url) ?? a.url });
+  });
+  return kept;
+}
+
+function numberWarning(f: RoundFactInput, i: number, warnings: string[]): void {
+  const unquoted = numbersNotInQuote(f.fact, f.quote);
+  if (unquoted.length === 0) return;
+  const it = unquoted.length === 1 ? 'it' : 'them';
+  // Recorded as given: a number from the page's title or a table cell can be right without being in the quote.
+  warnings.push(
+    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
+  );
+}
+
+/** Subject coverage counts only what the round says it targeted (SPEC 4.1 subject coverage). */
+export function updateSubjects(prev: ThreadState, input: RoundInput, warnings: string[]): { subjects: SubjectState[]; targeted: string[]; changes: SubjectChange[] } {
+  const names = new Set(prev.subjects.map((s) => s.name));
+  const targeted: string[] = [];
+  for (const name of input.targeted_subjects ?? []) {
+    if (!names.has(name)) warnings.push(`targeted subject "${name}" is not a subject of this thread; subjects are ${[...names].join(', ')}`);
+    else if (!targeted.includes(name)) targeted.push(name);
+  }
+  if (prev.pending.forced_subject && !targeted.includes(prev.pending.forced_subject)) {
+    warnings.push(`this round was forced onto the subject "${prev.pending.forced_subject}" but did not list it in targeted_subjects`);
+  }
+  const changes: SubjectChange[] = [];
+  const subjects = prev.subjects.map((s) => {
+    const next = { ...s };
+    if (targeted.includes(s.name)) next.rounds += 1;
+    const update = input.subject_updates?.find((u) => u.name === s.name);
+    if (update) {
+      next.status = update.status;
+      if (update.evidence !== undefined) next.evidence = update.evidence;
+    } else if (targeted.includes(s.name) && s.status === 'UNCOVERED') {
+      next.status = 'PARTIAL';
+    }
+    if (update || next.status !== s.status) {
+      const change: SubjectChange = { name: s.name, prior: s.status, next: next.status };
+      if (next.evidence !== undefined) change.evidence = next.evidence;
+      changes.push(change);
+    }
+    return next;
+  });
+  for (const u of input.subject_updates ?? []) if (!names.has(u.name)) warnings.push(`subject update for unknown subject "${u.name}" ignored`);
+  return { subjects, targeted, changes };
+}
+
+/** The caller proposes each sub-question's status; the grounded evidence decides (SPEC 4.1 answered). */
+export function updateSubQuestions(prev: ThreadState, input: RoundInput, allFacts: readonly StoredFact[], warnings: string[]): SubQuestionState[] {
+  const ids = new Set(prev.sub_questions.map((q) => q.id));
+  const out = prev.sub_questions.map((q) => {
+    const update = input.sub_question_updates?.find((u) => u.id === q.id);
+    if (!update) return q;
+    const resolved = resolveSubQuestion({
+      id: q.id,
+      proposed: update.status,
+      ...(update.confidence !== undefined ? { proposedConfidence: update.confidence } : {}),
+      linkedFacts: allFacts.filter((f) => f.sub_questions.includes(q.id)),
+    });
+    if (resolved.warning) warnings.push(resolved.warning);
+    const next = { ...q, status: resolved.status };
+    if (resolved.confidence !== undefined) next.confidence = resolved.confidence;
+    else delete next.confidence;
+    if (update.key_finding !== undefined) next.key_finding = update.key_finding;
+    return next;
+  });
+  for (const u of input.sub_question_updates ?? []) if (!ids.has(u.id)) warnings.push(`sub-question update for unknown id "${u.id}" ignored`);
+  return out;
+}
+
+/** New contradictions get the next C<n>; an id updates an existing one. */
+export function updateContradictions(prev: ThreadState, input: RoundInput, round: number, warnings: string[]): { contradictions: Contradiction[]; touched: string[] } {
+  const contradictions: Contradiction[] = prev.contradictions.map((c) => ({ ...c }));
+  const touched: string[] = [];
+  for (const c of input.contradictions ?? []) {
+    const existing = c.id !== undefined ? contradictions.find((x) => x.id === c.id) : undefined;
+    if (c.id !== undefined && !existing) warnings.push(`contradiction id "${c.id}" is unknown; recorded as a new contradiction`);
+    if (existing) {
+      Object.assign(existing, { ...c, id: existing.id, severity: c.severity ?? existing.severity, round: existing.round });
+      touched.push(existing.id);
+    } else {
+      const id = `C${contradictions.length + 1}`;
+      const { claim, source_a, url_a, source_b, url_b, status } = c;
+      contradictions.push({ id, claim, source_a, url_a, source_b, url_b, status, severity: c.severity ?? 'MEDIUM', round });
+      touched.push(id);
+    }
+  }
+  return { contradictions, touched };
+}
+
+/** The URLs a recorded round offers the overlap rule: its search results, else the pages it read. */
+export function overlapBasis(r: RoundRecord): string[] {
+  return r.result_keys && r.result_keys.length > 0 ? r.result_keys : r.keys;
+}
+
+function keyOrRefuse(ctx: RoundContext, url: string, where: string): string {
+  try {
+    return ctx.canonicalKey(url);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new InputError(`${where}: ${why}`);
+  }
+}
+
+export function joinNotes(a: string | undefined, b: string | undefined): string | undefined {
+  if (a && b) return `${a}; ${b}`;
+  return a ?? b;
+}
