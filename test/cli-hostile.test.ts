@@ -114,11 +114,11 @@ describe('verify on hostile run folders', () => {
     expectOneCleanLine(await cli('verify', dir), new RegExp(`"${sub}".*outside the run`));
   });
 
-  it('prints control characters of a report name and line escaped', async () => {
-    const name = 'report-\u001b]0;PWNED\u0007\u001b[2J.md';
-    const dir = hostile((d) => fs.writeFileSync(path.join(d, name), REPORT.replace('Output held', 'Output \u001b]0;PWNED\u0007\u001b[2J held').replace('[S1].', '[S9].')));
-    const r = await cli('verify', dir, name);
-    expect(r.stdout).toContain('report-\\x1b]0;PWNED\\x07\\x1b[2J.md:5:');
+  it('prints control characters of a report line escaped', async () => {
+    // verify reads the run's report.md only; a hostile line reaches the terminal through the uncited-sentence problem.
+    const dir = hostile((d) => fs.writeFileSync(path.join(d, 'report.md'), REPORT.replace('Output held', 'Version 2 \u001b]0;PWNED\u0007\u001b[2J held').replace(' [S1].', '.')));
+    const r = await cli('verify', dir);
+    expect(r.stdout).toContain('report.md:5: uncited statement "Version 2 \\x1b]0;PWNED\\x07\\x1b[2J held');
     expect(r.status).toBe(1);
     expect(CONTROL.test(r.stdout + r.stderr), JSON.stringify(r.stdout)).toBe(false);
   });
