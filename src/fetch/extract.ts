@@ -560,6 +560,7 @@ function toMarkdown(root: DomElement, base: URL | undefined, pageHref: string): 
   try {
     absolutise(root, base, pageHref);
     unwrapLayoutTables(root);
+    expandSpans(root);
     return tidy(turndown().turndown(root as never));
   } catch {
     return undefined;
@@ -630,6 +631,67 @@ function unwrapLayoutTables(root: DomElement): void {
     block.append(...Array.from(part.childNodes));
     part.replaceWith(block);
   }
+}
+
+/** Most cells a spanned table may grow to; past it the table is left as it is (every cell's text stays). */
+const MAX_GRID_CELLS = 20_000;
+
+/**
+ * Cells spanning rows or columns leave the rows below them short, and a markdown table then shifts every
+ * later cell into the wrong column (PostgreSQL's operator-class tables). The grid is filled in: a cell
+ * spanning rows is repeated in each row it covers, one spanning columns is followed by empty cells, so
+ * every row has every column and each cell's text sits under its header.
+ */
+function expandSpans(root: DomElement): void {
+  polyfillTableRows();
+  for (const table of Array.from(root.querySelectorAll('table')) as DomElement[]) {
+    const spanned = (Array.from(table.querySelectorAll('td[rowspan], th[rowspan], td[colspan], th[colspan]')) as DomElement[]).filter(
+      (c) => nearestTable(c) === table && (span(c, 'rowspan') > 1 || span(c, 'colspan') > 1),
+    );
+    if (spanned.length === 0) continue;
+    const rows = (table as unknown as { rows: DomElement[] }).rows;
+    const doc = (table as unknown as { ownerDocument: DomDocument }).ownerDocument;
+    const grid: Array<Array<DomElement | undefined>> = rows.map(() => []);
+    let cells = 0;
+    for (const [r, row] of rows.entries()) {
+      let col = 0;
+      for (const cell of Array.from(row.children) as DomElement[]) {
+        if (cell.nodeName !== 'TD' && cell.nodeName !== 'TH') continue;
+        const line = grid[r] as Array<DomElement | undefined>;
+        while (line[col] !== undefined) col++;
+        const rs = Math.min(span(cell, 'rowspan'), rows.length - r);
+        const cs = span(cell, 'colspan');
+        cells += rs * cs;
+        if (cells > MAX_GRID_CELLS) return;
+        for (let dr = 0; dr < rs; dr++) {
+          for (let dc = 0; dc < cs; dc++) {
+            const target = grid[r + dr] as Array<DomElement | undefined>;
+            if (dr === 0 && dc === 0) target[col] = cell;
+            else if (dc === 0) target[col] = (cell as unknown as { cloneNode(deep: boolean): DomElement }).cloneNode(true);
+            else target[col + dc] = doc.createElement(cell.nodeName.toLowerCase());
+          }
+        }
+        cell.removeAttribute('rowspan');
+        cell.removeAttribute('colspan');
+        col += cs;
+      }
+    }
+    const width = Math.max(...grid.map((l) => l.length));
+    for (const [r, row] of rows.entries()) {
+      const line = grid[r] as Array<DomElement | undefined>;
+      for (let c = 0; c < width; c++) {
+        const cell = line[c] ?? doc.createElement('td');
+        cell.removeAttribute('rowspan');
+        cell.removeAttribute('colspan');
+        row.append(cell);
+      }
+    }
+  }
+}
+
+function span(cell: DomElement, attr: 'rowspan' | 'colspan'): number {
+  const n = Number.parseInt(cell.getAttribute(attr) ?? '', 10);
+  return Number.isFinite(n) && n > 1 ? Math.min(n, 1000) : 1;
 }
 
 function nearestTable(node: DomNode): DomNode | null {
