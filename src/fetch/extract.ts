@@ -679,8 +679,10 @@ function expandSpans(root: DomElement): void {
     const width = Math.max(...grid.map((l) => l.length));
     for (const [r, row] of rows.entries()) {
       const line = grid[r] as Array<DomElement | undefined>;
+      // A header row stays one (the GFM rules want every cell a <th>).
+      const pad = line.every((c) => c === undefined || c.nodeName === 'TH') ? 'th' : 'td';
       for (let c = 0; c < width; c++) {
-        const cell = line[c] ?? doc.createElement('td');
+        const cell = line[c] ?? doc.createElement(pad);
         cell.removeAttribute('rowspan');
         cell.removeAttribute('colspan');
         row.append(cell);
