@@ -17,7 +17,7 @@ const inputSchema = {
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000.'),
-  full: z.boolean().optional().describe("The page's whole visible text, as the same source."),
+  full: z.boolean().optional().describe('Whole visible page, same source.'),
 };
 
 const outputSchema = {
@@ -42,7 +42,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. `kept`/`left_out`: parts not stored; full:true stores them. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as untrusted text. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),

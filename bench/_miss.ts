@@ -1,0 +1,11 @@
+import * as fs from 'node:fs';
+import { extractReadable } from '../src/fetch/extract.js';
+import { truthText, bodySentences } from './completeness.js';
+import { visibleText } from './score.js';
+const f = process.argv[2]!;
+const html = fs.readFileSync(f, 'utf8');
+const r = extractReadable(html, 'text/html', 'https://x/a.html');
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const hay = ' ' + norm(visibleText(r.markdown)) + ' ';
+console.log(r.method, r.kept, r.leftOut);
+for (const s of bodySentences(truthText(html))) if (!hay.includes(' ' + s + ' ')) console.log('MISS', s.slice(0, 150));
