@@ -213,7 +213,7 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
       if (markdown === undefined) return { title, markdown: plainText(content), usedFallback: true, method: 'text' };
       picked = { title, markdown, usedFallback: false, method: 'readability' };
     }
-    return complete && !flattened ? completed(html, picked) : picked;
+    return complete && !flattened ? completed(html, picked, base, pageHref) : picked;
   }
 
   // Readability edits the document while it searches; start again from the source.
@@ -324,7 +324,12 @@ interface Line {
   text: string;
   heading: number;
   links: number;
+  block: DomElement;
+  /** Inside a table, definition list, code block or note/caution box: parts Readability drops from docs. */
+  docs: boolean;
 }
+
+const DOCS_BOX = /(^|[\s_-])(note|caution|warning|tip|important|admonition|hint|seealso|attention|danger)([\s_-]|$)/i;
 
 /** Sentences (≥ 4 words) of lines that are not mostly links, normalised like `words`. */
 function sentencesOf(line: Line): string[] {
@@ -343,9 +348,11 @@ function linesOf(root: DomElement): Line[] {
   let text = '';
   let links = 0;
   let heading = 0;
+  let block = root;
+  let docs = 0;
   const flush = (): void => {
     const t = text.replace(/\s+/g, ' ').trim();
-    if (t) lines.push({ text: t, heading, links });
+    if (t) lines.push({ text: t, heading, links, block, docs: docs > 0 });
     text = '';
     links = 0;
   };
@@ -360,8 +367,13 @@ function linesOf(root: DomElement): Line[] {
     const isBlock = BLOCKS.has(node.nodeName) || node.nodeName === 'DT' || node.nodeName === 'CAPTION';
     const level = /^H([1-6])$/.exec(node.nodeName);
     const outer = heading;
+    const outerBlock = block;
+    const el = node as DomElement;
+    const box = node.nodeName === 'TABLE' || node.nodeName === 'DL' || node.nodeName === 'PRE' || DOCS_BOX.test(el.getAttribute('class') ?? '');
+    if (box) docs++;
     if (isBlock) {
       flush();
+      block = el;
       if (level) heading = Number(level[1]);
     }
     const link = inLink || node.nodeName === 'A';
@@ -369,7 +381,9 @@ function linesOf(root: DomElement): Line[] {
     if (isBlock) {
       flush();
       heading = outer;
+      block = outerBlock;
     }
+    if (box) docs--;
   };
   walk(root, false);
   flush();
@@ -396,15 +410,76 @@ function shareFound(lines: Line[], hay: string): number {
  * of news pages back in (the article benchmark lost F1 on 22 of 121 pages), so the widening stays with
  * richerContainer's structural rules and the rest is said, not guessed.
  */
-function completed(html: string, picked: Extracted): Extracted {
+function completed(html: string, picked: Extracted, base: URL | undefined, pageHref: string): Extracted {
   const root = parseDocument(html).body;
   if (!root) return picked;
   for (const el of Array.from(root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}`))) el.remove();
-  const lines = linesOf(root);
-  const hay = ` ${words(visibleMarkdown(picked.markdown))} `;
+  let lines = linesOf(root);
+  let result = picked;
+  let hay = ` ${words(visibleMarkdown(picked.markdown))} `;
+  const container = docsContainer(lines, hay, root);
+  if (container) {
+    const markdown = toMarkdown(container, base, pageHref);
+    if (markdown !== undefined) {
+      result = { ...picked, markdown, usedFallback: true, method: 'main' };
+      hay = ` ${words(visibleMarkdown(markdown))} `;
+      // toMarkdown edited the container in place (links, tables): measure the page as it is now.
+      lines = linesOf(root);
+    }
+  }
   const kept = shareFound(lines, hay);
-  if (kept >= KEPT_THRESHOLD) return picked;
-  return { ...picked, kept: Math.floor(kept * 100) / 100, leftOut: leftOutHeadings(lines, hay) };
+  if (kept >= KEPT_THRESHOLD) return result;
+  return { ...result, kept: Math.floor(kept * 100) / 100, leftOut: leftOutHeadings(lines, hay) };
+}
+
+/**
+ * The element that holds the article (the lowest one holding its first and last line), to be taken whole
+ * when what Readability dropped inside it is documentation: tables, definition lists, code blocks, note
+ * and caution boxes (PostgreSQL's functions pages lose their notes and tables). On news pages what the
+ * element adds is captions, teasers and bylines; taking it whole on any loss cost the article benchmark
+ * F1 on 22 of 121 pages, so it is taken only when most of the missing words are in such parts.
+ */
+function docsContainer(lines: Line[], hay: string, root: DomElement): DomElement | undefined {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    const w = words(line.text);
+    if (line.heading === 0 && w.length >= 8 && hay.includes(` ${w} `)) {
+      if (first === -1) first = i;
+      last = i;
+    }
+  }
+  if (first === -1) return undefined;
+  const chain = new Set<DomNode>();
+  for (let p: DomNode | null = (lines[first] as Line).block; p; p = p.parentNode) chain.add(p);
+  let container: DomElement | undefined;
+  for (let p: DomNode | null = (lines[last] as Line).block; p; p = p.parentNode) {
+    if (chain.has(p)) {
+      container = p as DomElement;
+      break;
+    }
+  }
+  // An article without a heading of its own (a table, a list) stands for the section that holds it.
+  while (container && container !== root && !container.querySelector('h1, h2, h3, h4, h5, h6')) container = container.parentNode as DomElement;
+  if (!container || container === root) return undefined;
+  let missing = 0;
+  let missingDocs = 0;
+  let total = 0;
+  for (const line of lines) {
+    if (!contains(container, line.block)) continue;
+    const w = words(line.text);
+    total += w.length;
+    if (w.length === 0 || hay.includes(` ${w} `) || line.links * 2 > line.text.length) continue;
+    missing += w.length;
+    if (line.docs) missingDocs += w.length;
+  }
+  return missing > (1 - KEPT_THRESHOLD) * total && missingDocs * 2 > missing ? container : undefined;
+}
+
+function contains(outer: DomNode, inner: DomNode): boolean {
+  for (let p: DomNode | null = inner; p; p = p.parentNode) if (p === outer) return true;
+  return false;
 }
 
 /** Headings whose section (up to the next heading) has sentences and keeps under half of them. */
