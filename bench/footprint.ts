@@ -117,9 +117,9 @@ export async function footprint(): Promise<Section> {
   const ourTok = listingTokens(shipped);
   const refTok = fromRef ? listingTokens(fromRef) : Number.NaN;
   section.rows.push(
-    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 3800, format: tok }, {
+    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 3844, format: tok }, {
       reference: fromRef ? `${tok(refTok)} (${fromRef.tools.length} tools)` : 'not measured',
-      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 3,800 tok (revision 2: 11 tools, was 3,000 for 9)`,
+      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 3,844 tok (revision 2: 11 tools, was 3,000 for 9; +44 for fetch_source full, kept, left_out)`,
     }),
     {
       figure: 'server instructions (initialize; always on in clients that show them)',

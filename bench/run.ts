@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { audit } from './audit.js';
 import { coldStart } from './cold-start.js';
+import { completeness } from './completeness.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
 import { pdf } from './pdf.js';
@@ -19,12 +20,13 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'cold-start': coldStart,
   'per-round': perRound,
   extraction,
+  completeness,
   'stale-lock': staleLock,
   audit,
   pdf,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'pdf', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'extraction', 'completeness', 'pdf', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);
