@@ -39,7 +39,7 @@ export const DOCS_DIRS = [
 export const GOALS = { under60: 0.01, under90: 0.05 } as const;
 
 const SKIP_FILE = /^(genindex.*|search|py-modindex|modindex|index|contents|bookindex|sitemap)\.html$/;
-const SKIP_DIR = /^(_static|_sources|_modules|_images|_downloads|_sphinx_design_static)$/;
+const SKIP_DIR = /^(_static|_sources|_modules|_images|_downloads|_snippets|_sphinx_design_static)$/;
 
 export interface DocPage {
   rel: string;
