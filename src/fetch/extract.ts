@@ -427,10 +427,25 @@ function completed(html: string, picked: Extracted, base: URL | undefined, pageH
       lines = linesOf(root);
     }
   }
-  const kept = shareFound(lines, hay);
+  let kept = shareFound(lines, hay);
+  if (kept < MIN_KEPT && hay.length < SHORT_ARTICLE_CHARS) {
+    // Readability kept a fragment (a manual page's NAME line, a footer): the page without its chrome
+    // says more than the fragment does. Only for a short fragment: on news pages whose comments
+    // outweigh the article, the body would let them in (5 of 121 article benchmark pages).
+    const markdown = toMarkdown(root, base, pageHref);
+    if (markdown !== undefined) {
+      result = { ...picked, markdown, usedFallback: true, method: 'body' };
+      hay = ` ${words(visibleMarkdown(markdown))} `;
+      lines = linesOf(root);
+      kept = shareFound(lines, hay);
+    }
+  }
   if (kept >= KEPT_THRESHOLD) return result;
   return { ...result, kept: Math.floor(kept * 100) / 100, leftOut: leftOutHeadings(lines, hay) };
 }
+
+/** Below this share the article is a fragment of the page, and the page without its chrome is taken. */
+const MIN_KEPT = 0.5;
 
 /**
  * The element that holds the article (the lowest one holding its first and last line), to be taken whole
