@@ -428,9 +428,10 @@ function completed(html: string, picked: Extracted, base: URL | undefined, pageH
     }
   }
   let kept = shareFound(lines, hay);
-  if (kept < MIN_KEPT && hay.length < SHORT_ARTICLE_CHARS) {
+  if (kept < MIN_KEPT && hay.length < SHORT_ARTICLE_CHARS && result.method === 'readability') {
     // Readability kept a fragment (a manual page's NAME line, a footer): the page without its chrome
-    // says more than the fragment does. Only for a short fragment: on news pages whose comments
+    // says more than the fragment does. Only for Readability's own pick (a structural rule's container
+    // is the main text already) and a short one: on news pages whose comments
     // outweigh the article, the body would let them in (5 of 121 article benchmark pages).
     const markdown = toMarkdown(root, base, pageHref);
     if (markdown !== undefined) {
