@@ -404,11 +404,13 @@ function shareFound(lines: Line[], hay: string): number {
 }
 
 /**
- * Measures what the chosen text keeps of the page's visible text (a fresh parse without PAGE_CHROME and
- * BODY_NOISE), and names the sections it left out. Widening the article further on this measure alone
- * (to the element around it, or the main landmark) was tried: it let captions, teasers and comments
- * of news pages back in (the article benchmark lost F1 on 22 of 121 pages), so the widening stays with
- * richerContainer's structural rules and the rest is said, not guessed.
+ * Checks the chosen text against the page's visible text (a fresh parse without PAGE_CHROME and
+ * BODY_NOISE): takes the element around the article whole when what Readability dropped inside it is
+ * documentation (docsContainer), takes the page without its chrome when Readability kept only a short
+ * fragment, and then measures what is kept and names the sections left out. Widening on the measure
+ * alone (to the element around the article, or the main landmark) was tried: it let captions, teasers
+ * and comments of news pages back in (the article benchmark lost F1 on 22 of 121 pages), so what is
+ * still missing is said, not guessed.
  */
 function completed(html: string, picked: Extracted, base: URL | undefined, pageHref: string): Extracted {
   const root = parseDocument(html).body;
