@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { audit } from './audit.js';
 import { coldStart } from './cold-start.js';
+import { completeness } from './completeness.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
 import { pairContext } from './pair-context.js';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'cold-start': coldStart,
   'per-round': perRound,
   extraction,
+  completeness,
   'stale-lock': staleLock,
   audit,
   'pair-context': () => pairContext(),
@@ -31,7 +33,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'pdf-bombs': pdfBombs,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'completeness', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

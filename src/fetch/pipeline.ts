@@ -3,13 +3,13 @@
  * pulls in undici, linkedom, Readability and turndown, which a server that never fetches should not load.
  * url-guard, passages and untrusted stay importable on their own. The PDF reader is a further lazy step.
  */
-import { extractReadable } from './extract.js';
+import { extractFullText, extractReadable } from './extract.js';
 import type { Extracted } from './extract.js';
 import { DEFAULT_TOTAL_TIMEOUT_MS, fetchPage } from './http-fetch.js';
 import type { FetchFail, FetchFailKind, FetchOk, FetchOptions } from './http-fetch.js';
 import { sanitizeText } from './untrusted.js';
 
-export { extractReadable, fetchPage };
+export { extractFullText, extractReadable, fetchPage };
 export type { Extracted, FetchFail, FetchFailKind, FetchOptions };
 export type { FetchOk, LookupFunction } from './http-fetch.js';
 
@@ -34,6 +34,11 @@ export interface ReadOk {
   pages?: { stored: number; not_read: number };
   /** For a PDF: its own outline (bookmarks) with page numbers, else one line per page. Sanitised. */
   outline?: string[];
+  /** HTML only, when the markdown holds noticeably less than the page shows (see extract.ts). Sanitised. */
+  kept?: number;
+  leftOut?: string[];
+  /** The page's whole visible text was asked for (`full`). */
+  full?: boolean;
 }
 
 export interface ReadFail extends Omit<FetchFail, 'kind'> {
@@ -44,7 +49,7 @@ export interface ReadFail extends Omit<FetchFail, 'kind'> {
  * Fetches `url` (see fetchPage for the guards), extracts its readable content as markdown, strips
  * invisible characters, and refuses pages whose readable text is under 200 characters.
  */
-export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk | ReadFail> {
+export async function readPage(url: string, opts: FetchOptions, o: { full?: boolean } = {}): Promise<ReadOk | ReadFail> {
   const started = Date.now();
   const res = await fetchPage(url, opts);
   if (!res.ok) return res;
@@ -53,7 +58,7 @@ export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk 
     const left = (opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) - (Date.now() - started);
     return readPdfPage(res, opts, Math.max(left, 5_000));
   }
-  const extracted = extractReadable(res.body, res.contentType, res.finalUrl);
+  const extracted = o.full ? extractFullText(res.body, res.contentType, res.finalUrl) : extractReadable(res.body, res.contentType, res.finalUrl);
   const markdown = sanitizeText(extracted.markdown);
   const title = sanitizeText(extracted.title).trim() || res.finalUrl;
   const readable = readableLength(markdown);
@@ -79,6 +84,8 @@ export async function readPage(url: string, opts: FetchOptions): Promise<ReadOk 
     usedFallback: extracted.usedFallback,
     method: extracted.method,
     kind: res.contentType === 'text/html' || res.contentType === 'application/xhtml+xml' ? 'html' : 'text',
+    ...(extracted.kept !== undefined ? { kept: extracted.kept, leftOut: (extracted.leftOut ?? []).map((h) => sanitizeText(h)) } : {}),
+    ...(o.full ? { full: true } : {}),
   };
 }
 

@@ -68,14 +68,18 @@ export interface SourceMeta {
   origin: string;
   /** The earlier source of another site whose text this one repeats: the two count as one origin. */
   mirror_of?: string;
+  /** HTML only, when the text holds noticeably less than the page shows: the share kept and the headings left out. */
+  kept?: number;
+  left_out?: string[];
+  /** The text is the page's whole visible text (`fetch_source {full: true}`). */
+  full?: boolean;
 }
 
 /** What addSource stores: the text and the metadata the fetch produced; `origin` defaults to the URL's. */
-export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline'> & {
+export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline' | 'kept' | 'left_out' | 'full'> & {
   markdown: string;
   origin?: string;
 };
-
 
 
 export interface StoredSource extends SourceMeta {
@@ -84,7 +88,7 @@ export interface StoredSource extends SourceMeta {
 
 export class RunStore {
   readonly root: string;
-  private readonly sourceCache = new Map<string, StoredSource>();
+  private readonly sourceCache = new Map<string, { source: StoredSource; mtimeMs: number }>();
   private readonly swept = new Set<string>();
   /** Per run, the mirror index of its stored sources, caught up from state/source-prints/ under the run lock. */
   private readonly mirrors = new Map<string, { index: MirrorIndex; upTo: number }>();
@@ -217,9 +221,11 @@ export class RunStore {
   readSource(runId: string, id: string, o: { fresh?: boolean } = {}): StoredSource | undefined {
     if (!/^S[1-9][0-9]{0,6}$/.test(id)) return undefined;
     const cacheKey = `${runId}/${id}`;
+    const file = safeJoin(this.runDir(runId), 'sources', `${id}.md`);
+    const mtimeMs = mtimeOf(file);
     const cached = o.fresh ? undefined : this.sourceCache.get(cacheKey);
-    if (cached) return cached;
-    const text = readFileSafe(safeJoin(this.runDir(runId), 'sources', `${id}.md`), this.root);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.source;
+    const text = readFileSafe(file, this.root);
     if (text === undefined) return undefined;
     let parsed: ReturnType<typeof splitFrontmatter>;
     try {
@@ -245,9 +251,13 @@ export class RunStore {
     if (typeof d.pages === 'number') src.pages = d.pages;
     if (typeof d.pages_not_read === 'number') src.pages_not_read = d.pages_not_read;
     if (Array.isArray(d.outline)) src.outline = d.outline.map(String);
-    // Sources are immutable once written and ids are never reused, so caching across processes is safe.
+    if (typeof d.kept === 'number') src.kept = d.kept;
+    if (Array.isArray(d.left_out)) src.left_out = d.left_out.map(String);
+    if (d.full === true) src.full = true;
+    // Ids are never reused; a source changes only when `full` replaces its text, which changes the
+    // file's mtime, so another process's cached copy is read again.
     if (this.sourceCache.size > 2_000) this.sourceCache.clear();
-    this.sourceCache.set(cacheKey, src);
+    this.sourceCache.set(cacheKey, { source: src, mtimeMs });
     return src;
   }
 
@@ -272,40 +282,18 @@ export class RunStore {
     const counterFile = safeJoin(dir, 'state', 'source-counter.json');
     const counter = shaped(readJson<{ next: number }>(counterFile, this.root), counterFile, this.root, (c) => Number.isSafeInteger(c.next) && c.next >= 1) ?? { next: 1 };
     const id = `S${counter.next}`;
-    const body = s.markdown.endsWith('\n') ? s.markdown : `${s.markdown}\n`;
-    const sha256 = createHash('sha256').update(body).digest('hex');
     const origin = s.origin ?? safeOrigin(s.url);
     // The mirror check runs here, once per new source, on sentence hashes kept beside the sources.
-    const print = textPrint(body);
+    const print = textPrint(withNewline(s.markdown));
     const mirrorOf = this.mirrorIndex(runId, counter.next).find(print, origin);
-    const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256, origin };
-    if (mirrorOf !== undefined) meta.mirror_of = mirrorOf;
-    if (s.content_type !== undefined) meta.content_type = s.content_type;
-    if (s.pages !== undefined) meta.pages = s.pages;
-    if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
-    if (s.outline !== undefined) meta.outline = s.outline;
-    const file = withFrontmatter(
-      {
-        url: meta.url,
-        canonical_key: meta.canonical_key,
-        title: meta.title,
-        fetched_at: meta.fetched_at,
-        sha256,
-        ...(meta.content_type !== undefined ? { content_type: meta.content_type } : {}),
-        ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
-        ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
-        ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
-        origin,
-        ...(mirrorOf !== undefined ? { mirror_of: mirrorOf } : {}),
-      },
-      body,
-    );
+    const { meta, body, file } = sourceFile(id, s, origin, mirrorOf);
     const printEntry: PrintEntry = { id, origin, print };
     if (mirrorOf !== undefined) printEntry.mirror_of = mirrorOf;
     // The counter goes first: a crash after it skips an id but can never hand one out twice.
+    const path_ = safeJoin(dir, 'sources', `${id}.md`);
     writeBatch(this.root, [
       { file: counterFile, content: json({ next: counter.next + 1 }) },
-      { file: safeJoin(dir, 'sources', `${id}.md`), content: file },
+      { file: path_, content: file },
       { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
       { file: this.printFile(runId, id), content: `${JSON.stringify(printEntry)}\n` },
     ]);
@@ -315,7 +303,7 @@ export class RunStore {
       mirrors.upTo = counter.next + 1;
     }
     const source: StoredSource = { ...meta, markdown: body };
-    this.sourceCache.set(`${runId}/${id}`, source);
+    this.sourceCache.set(`${runId}/${id}`, { source, mtimeMs: mtimeOf(path_) });
     return { source, duplicate: false };
   }
 
@@ -350,6 +338,21 @@ export class RunStore {
   countingOrigin(runId: string, source: StoredSource): string {
     if (source.mirror_of === undefined) return source.origin;
     return this.readSource(runId, source.mirror_of)?.origin ?? source.origin;
+  }
+
+  /**
+   * Replaces a stored source's text with the page's whole visible text (`fetch_source {full: true}`):
+   * same id and canonical key, new sha256. Call under the run lock.
+   */
+  replaceSourceLocked(runId: string, id: string, s: NewSource): StoredSource {
+    // The origin and mirror standing are the page's, not its text's: they stay as first stored.
+    const before = this.readSource(runId, id, { fresh: true });
+    const { meta, body, file } = sourceFile(id, s, before?.origin ?? s.origin ?? safeOrigin(s.url), before?.mirror_of);
+    const path_ = safeJoin(this.runDir(runId), 'sources', `${id}.md`);
+    writeBatch(this.root, [{ file: path_, content: file }]);
+    const source: StoredSource = { ...meta, markdown: body };
+    this.sourceCache.set(`${runId}/${id}`, { source, mtimeMs: mtimeOf(path_) });
+    return source;
   }
 
   /** Every stored source id of the run, in numeric order. */
@@ -414,4 +417,51 @@ function shaped<T>(value: T | undefined, file: string, root: string, check: (v: 
   if (value === undefined) return undefined;
   if (isObject(value) && check(value)) return value;
   throw new InputError(`"${fileLabel(file, root)}" does not hold what deep-research writes there (wrong shape); restore it from git or remove it`);
+}
+
+/** A stored source's file: frontmatter (fields in a fixed order) and the body, ending in a newline. */
+function sourceFile(id: string, s: NewSource, origin: string, mirrorOf: string | undefined): { meta: SourceMeta; body: string; file: string } {
+  const body = withNewline(s.markdown);
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const meta: SourceMeta = { id, url: s.url, canonical_key: s.canonical_key, title: s.title, fetched_at: s.fetched_at, sha256, origin };
+  if (mirrorOf !== undefined) meta.mirror_of = mirrorOf;
+  if (s.content_type !== undefined) meta.content_type = s.content_type;
+  if (s.pages !== undefined) meta.pages = s.pages;
+  if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
+  if (s.outline !== undefined) meta.outline = s.outline;
+  if (s.kept !== undefined) meta.kept = s.kept;
+  if (s.left_out !== undefined) meta.left_out = s.left_out;
+  if (s.full) meta.full = true;
+  const file = withFrontmatter(
+    {
+      url: meta.url,
+      canonical_key: meta.canonical_key,
+      title: meta.title,
+      fetched_at: meta.fetched_at,
+      sha256,
+      ...(meta.content_type !== undefined ? { content_type: meta.content_type } : {}),
+      ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
+      ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
+      ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
+      origin,
+      ...(mirrorOf !== undefined ? { mirror_of: mirrorOf } : {}),
+      ...(meta.kept !== undefined ? { kept: meta.kept } : {}),
+      ...(meta.left_out !== undefined ? { left_out: meta.left_out } : {}),
+      ...(meta.full ? { full: true } : {}),
+    },
+    body,
+  );
+  return { meta, body, file };
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+function withNewline(markdown: string): string {
+  return markdown.endsWith('\n') ? markdown : `${markdown}\n`;
 }

@@ -3,6 +3,7 @@ import { InputError } from '../errors.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
 import { originOf } from '../engine/origin.js';
+import { projectForMatching } from '../engine/grounding.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
@@ -17,6 +18,7 @@ const inputSchema = {
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000.'),
+  full: z.boolean().optional().describe('Whole visible page, same source.'),
 };
 
 const outputSchema = {
@@ -34,6 +36,8 @@ const outputSchema = {
   pages: z.object({ stored: z.number(), not_read: z.number() }).optional(),
   origin: z.string(),
   mirror_of: z.string().optional(),
+  kept: z.number().optional(),
+  left_out: z.array(z.string()).optional(),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -69,8 +73,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       throw new InputError(`url: ${(err as Error).message}`);
     }
 
+    // `full` refetches only an HTML source not yet stored whole; anything else is answered from the store.
+    const settled = (s: StoredSource): boolean => (!args.full || s.full === true || (s.content_type ?? 'html') !== 'html');
     const stored = ctx.store.lookupSource(run.run_id, key);
-    if (stored) return reply(stored, true, run.fetch.degraded);
+    if (stored && settled(stored)) return reply(stored, true, run.fetch.degraded);
 
     await extra.progress('fetching', 0, 2);
     const [{ readPage }, { fullTextUrl }] = await Promise.all([import('../fetch/pipeline.js'), import('../fetch/pdf/detect.js')]);
@@ -80,18 +86,33 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       allowHosts,
       signal: extra.signal,
       onProgress: (message: string) => void extra.progress(message, 1, 2),
-    });
+    }, { full: args.full === true });
 
     return ctx.store.lock(run.run_id, () => {
       const current = ctx.store.loadRun(run.run_id);
       const again = ctx.store.lookupSource(run.run_id, key);
-      if (again) return reply(again, true, current.fetch.degraded);
+      if (again && settled(again)) return reply(again, true, current.fetch.degraded);
       const counts = page.ok || page.reachedNetwork;
       const tally = counts ? recordFetch(current.fetch, !page.ok) : current.fetch;
       if (!page.ok) {
         if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
         const note = tally.degraded ? ' The run is now degraded: the final report must say it rests on partial information.' : '';
         return fail(`${withSkipHint(page.message)}${note}`);
+      }
+      if (again) {
+        // Same id and key, new sha256; every line of the earlier text stays findable, so quotes that
+        // grounded in it still ground.
+        const source = ctx.store.replaceSourceLocked(run.run_id, again.id, {
+          url: again.url,
+          canonical_key: again.canonical_key,
+          title: again.title,
+          markdown: supersetOf(again.markdown, page.markdown),
+          fetched_at: ctx.now(),
+          content_type: again.content_type ?? 'html',
+          full: true,
+        });
+        if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
+        return reply(source, true, tally.degraded);
       }
       const { source } = ctx.store.addSourceLocked(run.run_id, {
         url: args.url,
@@ -103,6 +124,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         origin: originOf(page.finalUrl),
         content_type: page.kind,
         ...(page.pages ? { pages: page.pages.stored, pages_not_read: page.pages.not_read, outline: page.outline ?? [] } : {}),
+        ...(page.kept !== undefined ? { kept: page.kept, left_out: page.leftOut ?? [] } : {}),
+        ...(page.full && page.kind === 'html' ? { full: true } : {}),
       });
       if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
       return reply(source, false, tally.degraded);
@@ -153,8 +176,22 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       if (next !== undefined) structured.next_start_index = next;
       structured.origin = source.origin;
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
-      const page = [`title: ${source.title}`, `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`, '', content].join('\n');
+      const lost = source.kept !== undefined ? (source.left_out ?? []) : undefined;
+      if (source.kept !== undefined) {
+        structured.kept = source.kept;
+        structured.left_out = (lost ?? []).map(fence);
+      }
+      const page = [
+        `title: ${source.title}`,
+        `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`,
+        ...(lost ? [`left out:${lost.length === 0 ? ' (no headings)' : lost.map((x) => `\n  ${x}`).join('')}`] : []),
+        '',
+        content,
+      ].join('\n');
       let text = wrapUntrusted(page, label);
+      if (source.kept !== undefined) {
+        text = `Stored text keeps ${Math.round(source.kept * 100)}% of the page's visible text; the parts left out are listed in the block. To read and quote them: fetch_source {url, full: true}.\n${text}`;
+      }
       if (pdf) {
         const stored = source.pages ?? 0;
         const notRead = source.pages_not_read ?? 0;
@@ -162,10 +199,20 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         const cap = notRead > 0 ? `; ${notRead} more page${notRead === 1 ? ' was' : 's were'} not read (past the ${stored}-page cap)` : '';
         text = `PDF, ${stored} page${stored === 1 ? '' : 's'} stored${cap}.\n${text}`;
       }
-      return ok(structured, text, ['title', 'outline']);
+      return ok(structured, text, ['title', 'outline', 'left_out']);
     }
   },
 };
+
+/** `full` with every line of `before` that `full` lacks appended, so the new text is a superset. */
+function supersetOf(before: string, full: string): string {
+  const hay = projectForMatching(full);
+  const missing = before.split('\n').filter((line) => {
+    const p = projectForMatching(line);
+    return p.length > 0 && !hay.includes(p);
+  });
+  return missing.length === 0 ? full : `${full}\n\n${missing.join('\n\n')}`;
+}
 
 /** Every refusal ends by saying what to do next, once. */
 function withSkipHint(message: string): string {
