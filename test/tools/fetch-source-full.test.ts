@@ -58,7 +58,7 @@ describe('fetch_source kept, left_out and full', () => {
     const s1 = first.structuredContent as Record<string, any>;
     expect(s1).toMatchObject({ source_id: 'S1', duplicate: false });
     expect(s1.kept).toBeLessThan(0.9);
-    expect(s1.left_out).toEqual(['68.2. Built-in Operator Classes']);
+    expect(s1.left_out).toEqual(['<untrusted-page-content>68.2. Built-in Operator Classes</untrusted-page-content>']);
     // The heading is page text: in the text rendering it sits inside the untrusted block.
     const t1 = text(first);
     expect(t1).toMatch(/keeps \d+% of the page's visible text.*full: true/);
