@@ -9,9 +9,13 @@
 const INVISIBLE =
   /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u061C\u00AD\u180E\uFEFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|\uDB40[\uDC00-\uDDEF]/g;
 
-/** Removes zero-width, bidi-control and other invisible characters; normalises line endings. */
+// Private-use code points carry no text: in pages they are icon-font glyphs (Sphinx themes end every
+// heading with U+F0C1, a link icon), which cost a model tokens in every outline entry and quote.
+const ICON_GLYPHS = /[\uE000-\uF8FF]/g;
+
+/** Removes zero-width, bidi-control and other invisible characters and icon glyphs; normalises line endings. */
 export function sanitizeText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+  return s.replace(/\r\n?/g, '\n').replace(INVISIBLE, '').replace(ICON_GLYPHS, '');
 }
 
 export const UNTRUSTED_TAG = 'untrusted-page-content';

@@ -23,6 +23,11 @@ describe('sanitizeText', () => {
   it('keeps newlines, tabs, accents, CJK and emoji, and normalises CRLF', () => {
     expect(sanitizeText('café\t日本\r\n😀 ok\r')).toBe('café\t日本\n😀 ok\n');
   });
+
+  it("drops icon-font glyphs (private use), such as the link icon Sphinx themes put after every heading", () => {
+    // A trial's outline of GitPython's reference read "Version\uf0c1", "Objects.Base\uf0c1", …
+    expect(sanitizeText('Objects.Base\uF0C1 and \uE000x\uF8FF')).toBe('Objects.Base and x');
+  });
 });
 
 describe('wrapUntrusted', () => {
