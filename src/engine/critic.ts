@@ -1,5 +1,5 @@
 // Critic loop (SPEC 4.1): when to stop critiquing, and which gap to chase next.
-import { jaccard } from './similarity.js';
+import { containment, jaccard } from './similarity.js';
 import { isStopWord, terms } from './text.js';
 import type { GapKind } from './types.js';
 
@@ -51,8 +51,13 @@ export function normaliseQuestion(text: string): string {
  */
 export const SAME_GAP = 0.6;
 
+/** A shorter gap whose words (at least this many) the longer one nearly all holds is the same gap. */
+const CONTAINED = { share: 0.8, min: 4 };
+
 export function sameQuestion(a: string, b: string): boolean {
-  return normaliseQuestion(a) === normaliseQuestion(b) || jaccard(a, b) >= SAME_GAP;
+  if (normaliseQuestion(a) === normaliseQuestion(b) || jaccard(a, b) >= SAME_GAP) return true;
+  const c = containment(a, b);
+  return c.smaller >= CONTAINED.min && c.share >= CONTAINED.share;
 }
 
 export interface NextDefinition {

@@ -33,3 +33,17 @@ export function jaccard(a: string | Set<string>, b: string | Set<string>): numbe
   for (const t of x) if (y.has(t)) shared += 1;
   return shared / (x.size + y.size - shared);
 }
+
+/**
+ * |A ∩ B| / min(|A|, |B|): how much of the shorter text the longer one holds. A restated gap is often the
+ * first one with its search notes cut, which Jaccard scores low because the longer text has more words.
+ */
+export function containment(a: string | Set<string>, b: string | Set<string>): { share: number; smaller: number } {
+  const x = typeof a === 'string' ? stems(a) : a;
+  const y = typeof b === 'string' ? stems(b) : b;
+  const smaller = Math.min(x.size, y.size);
+  if (smaller === 0) return { share: 0, smaller };
+  let shared = 0;
+  for (const t of x) if (y.has(t)) shared += 1;
+  return { share: shared / smaller, smaller };
+}

@@ -125,5 +125,9 @@ describe('issue 17: next_definition names and open questions by meaning', () => 
     ]);
     expect(sameQuestion('Does any source document how Git orders includeIf conditions?', 'No source documents the order in which Git evaluates includeIf conditions.')).toBe(true);
     expect(sameQuestion('Is WAL checkpoint starvation documented?', 'Does PostgreSQL document serializable anomalies?')).toBe(false);
+    // A real run's second critique restated a gap with its search notes cut (both reached open_questions).
+    const long = "Maximum nesting depth of include.path; searched in 'include and includeIf' rounds 2 and 5 (depth limit, config.c source) with nothing bearing on it; git-config(1) only says files may be included 'directly or indirectly'.";
+    expect(sameQuestion(long, "Maximum nesting depth of include.path: searched in 'include and includeIf' rounds 2 and 5 with nothing bearing on it.")).toBe(true);
+    expect(sameQuestion(long, 'Whether files included from global config count as protected configuration.')).toBe(false);
   });
 });
