@@ -59,6 +59,15 @@ const AGGREGATORS = new Set([
   'hashnode.dev',
 ]);
 
+// Code hosts: every project's pages share one registrable domain there, so naming one as primary (even as
+// github.com/owner/repo, which is stored as github.com) makes every project's pages on it primary.
+const CODE_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'sourceforge.net', 'codeberg.org']);
+
+/** Whether an origin is a code host shared by many projects. */
+export function isCodeHost(origin: string): boolean {
+  return CODE_HOSTS.has(origin);
+}
+
 /** Whether an origin is a general aggregator; a blog host's subdomain (`x.blogspot.com`) counts. */
 export function isAggregator(origin: string): boolean {
   if (AGGREGATORS.has(origin)) return true;

@@ -1,7 +1,7 @@
 // Plan checks (SPEC 4.1): what a brief will not get at its tier, said before the run starts. Warnings,
 // never refusals: the planner may have reasons, but should not learn the limits from a refusal later.
 import { phaseAllowances, phaseOrder } from './phases.js';
-import { isAggregator } from './origin.js';
+import { isAggregator, isCodeHost } from './origin.js';
 import type { Brief, Depth, TierBudgets } from './types.js';
 
 const COUNTER = /counter|objection|against|criticism|critique|dissent|skeptic|sceptic|refut|rebut|opposing|downside|disconfirm/i;
@@ -24,6 +24,12 @@ export function planWarnings(brief: Brief, budgets: TierBudgets, depth: Depth): 
     if (aggregators.length > 0) {
       out.push(
         `thread "${t.name}" names ${aggregators.join(', ')} as primary: a general aggregator (encyclopedia, Q&A or social site, blog host) rarely speaks first-hand; name the sites of the project, standard body, agency or authors instead`,
+      );
+    }
+    const hosts = (t.primary_origins ?? []).filter(isCodeHost);
+    if (hosts.length > 0) {
+      out.push(
+        `thread "${t.name}" names ${hosts.join(', ')} as primary: origins are whole sites, so every project's pages there will count as primary for this thread, not only the repository you meant; keep it only if that is acceptable, else name the project's own documentation site`,
       );
     }
     const skipped = order.filter((p) => (allowances[p] ?? 0) === 0);

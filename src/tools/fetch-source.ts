@@ -17,7 +17,7 @@ const inputSchema = {
   url: z.string().min(1).max(2048),
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, at most 40000; a longer page goes on from next_start_index.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
 };
 

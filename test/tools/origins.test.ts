@@ -77,6 +77,16 @@ describe('origins', () => {
     expect(await h.refused('start_run', { question: `${QUESTION} again`, brief: b })).toMatch(/"primary_origin" \(did you mean "primary_origins"\?\)/);
   });
 
+  it('a repository URL on a code host is stored as the whole host, and the plan warning says what that means', async () => {
+    // A real run gave github.com/python/cpython and got github.com with no word that every GitHub page now counts.
+    h = await connect();
+    const b = brief();
+    Object.assign(b.threads[0]!, { primary_origins: ['https://github.com/python/cpython', 'docs.python.org'] });
+    const r = await h.ok('start_run', { question: `${QUESTION} on a code host`, brief: b, dry_run: true });
+    expect(r.warnings.join('\n')).toMatch(/thread "Trials and output" names github\.com as primary: origins are whole sites, so every project's pages there will count as primary/);
+    expect(r.warnings.join('\n')).not.toMatch(/names python\.org/);
+  });
+
   it('fetch_source answers each page\'s origin and a mirror\'s mirror_of, and stores both in the frontmatter', async () => {
     const { runId } = await open();
     const got: Record<string, { source_id: string; origin: string; mirror_of?: string }> = {};
