@@ -101,10 +101,12 @@ const numberKey = (n: string) => n.replace(/,(?=\d{3}\b)/g, '');
  * The numbers a fact states that its quote does not contain, in fact order: a fact may say no more than
  * its quote, and a number is where a paraphrase most often does (reading-sources.md). "2,500" and
  * "2500" are one number; a number spelled in words in the quote is not recognised, so this only warns.
+ * `headings` (the ones enclosing the quote on its page) count as quoted: a changelog states the version
+ * only in the heading above the sentence.
  */
-export function numbersNotInQuote(fact: string, quote: string | undefined): string[] {
+export function numbersNotInQuote(fact: string, quote: string | undefined, headings: readonly string[] = []): string[] {
   if (!quote?.trim()) return [];
-  const inQuote = new Set([...quote.normalize('NFKC').matchAll(NUMBER)].map((m) => numberKey(m[0])));
+  const inQuote = new Set([quote, ...headings].flatMap((t) => [...t.normalize('NFKC').matchAll(NUMBER)].map((m) => numberKey(m[0]))));
   const missing: string[] = [];
   for (const m of fact.normalize('NFKC').matchAll(NUMBER)) {
     const n = m[0];

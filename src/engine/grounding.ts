@@ -126,12 +126,63 @@ export function projectForMatching(markdown: string): string {
   return normalizeForMatch(plainTextProjection(markdown).replace(/[*_`~]/g, ''));
 }
 
+/**
+ * The forms a quote is searched in: as typed, and (when it differs) without the pieces of link syntax a
+ * quote cut out of a page can start or end with, which the page's projection drops but the quote's own
+ * cannot read as a link: "see [the decimal", "the [decimal](https://docs…", "decimal](url) module". The
+ * first form keeps a literal "[options]" matching; either must occur as one contiguous run.
+ */
+export function quoteNeedles(quote: string): string[] {
+  let s = quote.replace(/\r\n?/g, '\n');
+  // Ends inside a link's destination or right after its text: "[text](dest", "[text](", "[text]", "[text][ref".
+  s = s.replace(/(^|[^\\\p{L}\p{N}])\[([^\[\]\n]*)\](?:\(\s*<?[^\s()]*(?:\s+"[^"\n]*)?|\[[^\[\]\s]*)?$/u, '$1$2');
+  // Ends inside a link's text: an unclosed "[" that opens a word.
+  s = s.replace(/(^|[^\\\p{L}\p{N}])\[(?=[^\[\]]*$)/u, '$1');
+  // Starts inside a link's text: "text](dest) more" or "text][ref] more" with no "[" before.
+  s = s.replace(new RegExp(String.raw`^([^\[\]]*)\](?:\(\s*<?${DEST}>?\s*\)|\[[^\[\]\s]*\])`), '$1');
+  const needles = [projectForMatching(quote), projectForMatching(s)].filter((n) => n.length > 0);
+  return [...new Set(needles)];
+}
+
 /** Whether `quote` occurs in a source already passed through projectForMatching. Empty quotes never do. */
 export function quoteFoundIn(quote: string, projected: string): boolean {
-  const needle = projectForMatching(quote);
-  return needle.length > 0 && projected.includes(needle);
+  return quoteNeedles(quote).some((n) => projected.includes(n));
 }
 
 export function quoteFound(quote: string, markdown: string): boolean {
   return quoteFoundIn(quote, projectForMatching(markdown));
+}
+
+/**
+ * The headings that enclose `quote` where it occurs in a stored page: at each level the nearest ATX
+ * heading above it, as plain text, outermost first, for every section the quote occurs in. Empty when
+ * it occurs in none by itself (a quote across two sections). A changelog states the version only there.
+ */
+export function enclosingHeadings(quote: string, markdown: string): string[] {
+  const needles = quoteNeedles(quote);
+  const out: string[] = [];
+  if (needles.length === 0) return out;
+  const open: string[] = [];
+  let context: string[] = [];
+  let body: string[] = [];
+  let fenced = false;
+  const flush = () => {
+    const text = body.length > 0 ? projectForMatching(body.join('\n')) : '';
+    if (needles.some((n) => text.includes(n))) for (const h of context) if (!out.includes(h)) out.push(h);
+    body = [];
+  };
+  for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
+    if (/^ {0,3}(?:```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/.exec(line);
+    if (heading) {
+      flush();
+      const level = heading[1]!.length;
+      open.length = Math.min(open.length, level - 1);
+      open[level - 1] = plainTextProjection(heading[0]).trim();
+      context = open.filter((h) => h !== undefined && h.length > 0);
+    }
+    body.push(line);
+  }
+  flush();
+  return out;
 }

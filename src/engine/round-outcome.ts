@@ -1,6 +1,6 @@
 // The last step of a round (round.ts): what decideRound computed, written into the round's record, the
 // thread's next state and the reply record_round gives. No rule is applied here.
-import type { Action, Confidence, ConvergenceReason, EscapeStrategy, Phase, Saturation, SubQuestionStatus } from './types.js';
+import type { Action, Confidence, ContradictionStatus, ConvergenceReason, EscapeStrategy, Phase, Saturation, SubQuestionStatus } from './types.js';
 import type { Contradiction, OverlapInput, RoundRecord, StoredFact, SubjectChange, SubjectState, SubQuestionState, ThreadState } from './thread-state.js';
 import type { PhaseStep } from './phases.js';
 import { nextDirectives, type Directives } from './directives.js';
@@ -25,6 +25,8 @@ export interface RoundDecision {
   sub_questions: { id: string; status: SubQuestionStatus; confidence?: Confidence; origins: number }[];
   /** Per fact, in input order: the computed confidence, its distinct origins and whether one is primary. */
   facts: { confidence: Confidence; origins: number; primary: boolean }[];
+  /** The contradictions this round added or updated, in input order: the ids to update them by later. */
+  contradictions?: { id: string; status: ContradictionStatus }[];
   /** On convergence: ANSWERED sub-questions without a VERIFIED fact. */
   unverified_answers?: string[];
   converged: boolean;
@@ -148,6 +150,7 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     converged,
     warnings,
   };
+  if (touched.length > 0) decision.contradictions = touched.map((id) => ({ id, status: contradictions.find((c) => c.id === id)!.status }));
   if (record.escape_strategy) decision.escape_strategy = record.escape_strategy;
   if (reason !== undefined) decision.convergence_reason = reason;
   if (converged && unverified.length > 0) decision.unverified_answers = unverified.map((u) => u.id);

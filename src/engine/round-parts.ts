@@ -4,7 +4,7 @@ import { InputError } from '../errors.js';
 import type { Confidence, ContradictionStatus, Level, SubQuestionStatus, SubjectStatus } from './types.js';
 import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestionState, SubjectState, ThreadState } from './thread-state.js';
 import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote } from './facts.js';
-import { quoteFound, quoteFoundIn } from './grounding.js';
+import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
@@ -121,7 +121,7 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     const stored = ctx.storedText(key);
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
-    else numberWarning(f, i, warnings);
+    else numberWarning(f, i, stored?.markdown, warnings);
     const also = groundAlso(f, i, ctx, warnings);
     const own = stored?.origin ?? originFor(ctx, f.url);
     const isDrifted = drifted.has(key);
@@ -186,13 +186,15 @@ function groundAlso(f: RoundFactInput, i: number, ctx: RoundContext, warnings: s
   return kept;
 }
 
-function numberWarning(f: RoundFactInput, i: number, warnings: string[]): void {
-  const unquoted = numbersNotInQuote(f.fact, f.quote);
+function numberWarning(f: RoundFactInput, i: number, markdown: string | undefined, warnings: string[]): void {
+  let unquoted = numbersNotInQuote(f.fact, f.quote);
+  // A number may be stated only in a heading above the quote (a changelog's version); looked up only then.
+  if (unquoted.length > 0 && markdown !== undefined && f.quote !== undefined) unquoted = numbersNotInQuote(f.fact, f.quote, enclosingHeadings(f.quote, markdown));
   if (unquoted.length === 0) return;
   const it = unquoted.length === 1 ? 'it' : 'them';
   // Recorded as given: a number from the page's title or a table cell can be right without being in the quote.
   warnings.push(
-    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
+    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
   );
 }
 
@@ -255,10 +257,14 @@ export function updateSubQuestions(prev: ThreadState, input: RoundInput, allFact
 /** New contradictions get the next C<n>; an id updates an existing one. */
 export function updateContradictions(prev: ThreadState, input: RoundInput, round: number, warnings: string[]): { contradictions: Contradiction[]; touched: string[] } {
   const contradictions: Contradiction[] = prev.contradictions.map((c) => ({ ...c }));
+  const known = prev.contradictions.map((c) => c.id);
   const touched: string[] = [];
   for (const c of input.contradictions ?? []) {
     const existing = c.id !== undefined ? contradictions.find((x) => x.id === c.id) : undefined;
-    if (c.id !== undefined && !existing) warnings.push(`contradiction id "${c.id}" is unknown; recorded as a new contradiction`);
+    if (c.id !== undefined && !existing) {
+      const ids = known.length > 0 ? `its ids are ${known.join(', ')}` : 'it has none yet';
+      warnings.push(`contradiction id "${c.id}" is unknown in this thread (ids are per thread; ${ids}); recorded as a new contradiction, C${contradictions.length + 1}`);
+    }
     if (existing) {
       Object.assign(existing, { ...c, id: existing.id, severity: c.severity ?? existing.severity, round: existing.round });
       touched.push(existing.id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
+import { CLEAN_SIGNOFFS_TO_STOP, UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';
 import { renderCritique } from '../reports/critique.js';
 import type { ToolContext } from './context.js';
@@ -75,6 +75,12 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         result.next_gap && left > 0
           ? nextDefinition(result.next_gap, run.threads.map((t) => t.name), criticThreads + 1)
           : undefined;
+      // No thread to open and not stopped: the loop wants another, independent critique (SPEC 4.1: two clean
+      // sign-offs in a row), which a copy of this one is not.
+      const again =
+        !result.stop && result.next_target === undefined
+          ? `Next: run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material). Do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}`
+          : undefined;
       return ok({
         critic_round: result.state.rounds,
         clean_signoffs: result.state.clean_signoffs,
@@ -84,7 +90,7 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         critic_threads_left: left,
         open_material_gaps: result.open_material_gaps,
         open_questions: result.state.open_questions,
-      });
+      }, again);
     });
   },
 };

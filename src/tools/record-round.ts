@@ -95,6 +95,7 @@ const outputSchema = {
   forced_subject: z.string().optional(),
   sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional(), origins: z.number() })),
   facts: z.array(z.object({ confidence, origins: z.number(), primary: z.boolean() })),
+  contradictions: z.array(z.object({ id: z.string(), status: z.enum(CONTRADICTION_STATUSES) })).optional(),
   unverified_answers: z.array(z.string()).optional(),
   converged: z.boolean(),
   convergence_reason: z.enum(CONVERGENCE_REASONS).optional(),

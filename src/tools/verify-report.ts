@@ -23,7 +23,7 @@ const outputSchema = {
   pairs: z.number(),
   audit: counts,
   uncited: z.array(z.object({ line: z.number(), text: z.string() })),
-  basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }),
+  basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }).describe('Cited facts (not pairs) by basis.'),
 };
 
 /** The grounded facts of every thread whose source (or an `also` source) the report cites, by basis. */

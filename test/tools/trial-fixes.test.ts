@@ -1,0 +1,41 @@
+// Replies the real-model trials could not act on: which contradiction id a round gave, and what to do
+// after one clean critique sign-off.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connect, type Harness } from '../helpers/mcp.js';
+import { brief, QUESTION } from '../helpers/fixtures.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+describe('record_round names the contradiction ids it gave', () => {
+  it('in both channels, and an unknown id lists the thread’s own', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    for (const thread of ['Trials and output', 'Counter-evidence']) await h.ok('start_thread', { run_id, thread });
+    const c = { claim: 'The trial lasted 6 or 12 months', source_a: 'A', url_a: 'https://a.org/x', source_b: 'B', url_b: 'https://b.org/y', status: 'OPEN' };
+    const round = (thread: string, over: Record<string, unknown>) => ({ run_id, thread, query: `q ${thread} ${Math.random()}`, urls_visited: [], facts: [], summary: 's', ...over });
+    const r1 = await h.call('record_round', round('Trials and output', { contradictions: [c] }));
+    expect(r1.structuredContent?.contradictions).toEqual([{ id: 'C1', status: 'OPEN' }]);
+    expect(text(r1)).toMatch(/contradictions.*C1/);
+    const r2 = await h.ok('record_round', round('Counter-evidence', { contradictions: [{ ...c, id: 'C1', status: 'RESOLVED' }] }));
+    expect(r2.warnings).toContain('contradiction id "C1" is unknown in this thread (ids are per thread; it has none yet); recorded as a new contradiction, C1');
+    expect(r2.contradictions).toEqual([{ id: 'C1', status: 'RESOLVED' }]);
+  });
+});
+
+describe('record_critique after one clean sign-off', () => {
+  it('says to run the critic again with a fresh look, not to resend the critique', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'deep' });
+    const first = await h.call('record_critique', { run_id, gaps: [], signoff: true });
+    expect(first.structuredContent).toMatchObject({ clean_signoffs: 1, stop: false });
+    expect(first.structuredContent?.next_target).toBeUndefined();
+    expect(text(first)).toContain('Next: run the critic again: re-read the current completion reports with fresh eyes');
+    expect(text(first)).toContain('Do not resend this critique. 1 of 2 clean sign-offs in a row end the loop.');
+    const second = await h.call('record_critique', { run_id, gaps: [], signoff: true });
+    expect(second.structuredContent).toMatchObject({ stop: true });
+    expect(text(second)).not.toContain('run the critic again');
+  });
+});
