@@ -15,7 +15,7 @@ const inputSchema = {
   run_id: runId,
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, at most 50; a page may hold fewer (size cap): go on from next_offset.`),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
   pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
 };
 

@@ -17,7 +17,7 @@ const inputSchema = {
   url: z.string().min(1).max(2048),
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, at most 40000; a longer page goes on from next_start_index.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
 };
 
@@ -36,7 +36,7 @@ const outputSchema = {
   pages: z.object({ stored: z.number(), not_read: z.number() }).optional(),
   origin: z.string(),
   mirror_of: z.string().optional(),
-  kept: z.number().optional(),
+  kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
   left_out: z.array(z.string()).optional(),
 };
 

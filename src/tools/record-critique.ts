@@ -34,6 +34,7 @@ const outputSchema = {
   critic_threads_left: z.number(),
   open_material_gaps: z.number(),
   open_questions: z.array(z.string()).describe('Unanswerable gaps, and on stop the material gaps still open.'),
+  next_step: z.string().optional(),
 };
 
 export const recordCritique: ToolDefinition<typeof inputSchema> = {
@@ -75,11 +76,14 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         result.next_gap && left > 0
           ? nextDefinition(result.next_gap, run.threads.map((t) => t.name), criticThreads + 1)
           : undefined;
-      // No thread to open and not stopped: the loop wants another, independent critique (SPEC 4.1: two clean
-      // sign-offs in a row), which a copy of this one is not.
-      const again =
-        !result.stop && result.next_target === undefined
-          ? `Next: run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material). Do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}`
+      // Claude Code shows the model structuredContent, not the text: what to do next is a field.
+      const nextStep = result.stop
+        ? result.state.clean_signoffs >= CLEAN_SIGNOFFS_TO_STOP
+          ? `${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row: write the report.`
+          : `Critic rounds spent (${result.state.rounds} of ${run.budgets.critic_rounds})${result.open_material_gaps > 0 ? `: the ${result.open_material_gaps} material gap${result.open_material_gaps === 1 ? '' : 's'} still open ${result.open_material_gaps === 1 ? 'is' : 'are'} in open_questions; the report's Open Questions must list ${result.open_material_gaps === 1 ? 'it' : 'them'}` : ''}. Write the report.`
+        : result.next_target === undefined
+          ? // The loop wants another, independent critique (SPEC 4.1: two clean sign-offs in a row), which a copy of this one is not.
+            `Run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material); do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}`
           : undefined;
       return ok({
         critic_round: result.state.rounds,
@@ -87,10 +91,12 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         stop: result.stop,
         next_target: result.next_target,
         next_definition: definition,
-        critic_threads_left: left,
+        // No critic thread can open once the loop has stopped.
+        critic_threads_left: result.stop ? 0 : left,
         open_material_gaps: result.open_material_gaps,
         open_questions: result.state.open_questions,
-      }, again);
+        ...(nextStep !== undefined ? { next_step: nextStep } : {}),
+      });
     });
   },
 };

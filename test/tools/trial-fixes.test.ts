@@ -26,16 +26,31 @@ describe('record_round names the contradiction ids it gave', () => {
 });
 
 describe('record_critique after one clean sign-off', () => {
-  it('says to run the critic again with a fresh look, not to resend the critique', async () => {
+  it('says, in structuredContent (what Claude Code shows the model) and in the text, to run the critic again with a fresh look', async () => {
     h = await connect();
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'deep' });
     const first = await h.call('record_critique', { run_id, gaps: [], signoff: true });
     expect(first.structuredContent).toMatchObject({ clean_signoffs: 1, stop: false });
     expect(first.structuredContent?.next_target).toBeUndefined();
-    expect(text(first)).toContain('Next: run the critic again: re-read the current completion reports with fresh eyes');
-    expect(text(first)).toContain('Do not resend this critique. 1 of 2 clean sign-offs in a row end the loop.');
+    expect(first.structuredContent?.next_step).toBe(
+      'Run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material); do not resend this critique. 1 of 2 clean sign-offs in a row end the loop.',
+    );
+    expect(text(first)).toContain('Run the critic again: re-read the current completion reports with fresh eyes');
     const second = await h.call('record_critique', { run_id, gaps: [], signoff: true });
-    expect(second.structuredContent).toMatchObject({ stop: true });
+    expect(second.structuredContent).toMatchObject({ stop: true, critic_threads_left: 0, next_step: '2 clean sign-offs in a row: write the report.' });
     expect(text(second)).not.toContain('run the critic again');
+  });
+
+  it('says why it stopped when the critic rounds run out with a material gap open, and opens no more critic threads', async () => {
+    // Two real runs got stop: true with open_material_gaps: 1 and critic_threads_left: 1, and no reason.
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    const gap = { kind: 'missing-counterarg', description: 'Whether included files take the scope of the including file.', query: 'git include scope protected', priority: 2, material: true };
+    const first = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
+    expect(first.stop).toBe(false);
+    const second = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
+    expect(second).toMatchObject({ stop: true, open_material_gaps: 1, critic_threads_left: 0 });
+    expect(second.next_step).toBe("Critic rounds spent (2 of 2): the 1 material gap still open is in open_questions; the report's Open Questions must list it. Write the report.");
+    expect(second.open_questions).toContain('Whether included files take the scope of the including file.');
   });
 });
