@@ -64,8 +64,9 @@ export function contextText(statement: string, c: PairContext | undefined): stri
 
 /**
  * The words that rank a pair's passages besides its statement, or undefined when the statement ranks
- * alone. Measured on real runs (bench/pair-context.ts), context words pulled the first passage away from
- * the support for statements that name their subject, at every weight tried; they help a fragment that
+ * alone. Measured on real runs (bench/pair-context.ts, against an independent judge's passages and the
+ * run's own auditor's), context words pulled the first passage away from the support for statements that
+ * name their subject, at every weight tried (0.1 for every pair: 305 of 342 judged pairs of trials 1–4, against 309); they help a fragment that
  * does not ("or `max_redirects`", "Read Committed is the default", a table cell). So: a table cell ranks
  * with its column and row label, and a statement of at most FRAGMENT_TERMS (2) content words with its sentence
  * and the one before.

@@ -390,8 +390,16 @@ function claimQuery(statement: string, context?: string): Map<string, number> {
  * best-matching sentence, so that an auditor reads evidence rather than pages. Empty when nothing matches.
  * `context` (the words that make a fragment a claim) ranks too, at a lower weight than the statement's.
  */
-export function rankedPassages(markdown: string, statement: string, count = 2, maxChars = 420, context?: string): string[] {
-  return rankedPassagesAcross([{ id: '', markdown }], statement, count, maxChars, context).map((p) => p.passage);
+export function rankedPassages(markdown: string, statement: string, count = 2, maxChars = 420, context?: string, options?: PassageOptions): string[] {
+  return rankedPassagesAcross([{ id: '', markdown }], statement, count, maxChars, context, options).map((p) => p.passage);
+}
+
+export interface PassageOptions {
+  /**
+   * How a sentence longer than maxChars is cut: to its stretch holding most of the statement's words
+   * (`window`, the default), or to its head (`head`, the ranking before issue 17, kept for bench/pair-context.ts).
+   */
+  longSentence?: 'window' | 'head';
 }
 
 /**
@@ -404,6 +412,7 @@ export function rankedPassagesAcross(
   count = 2,
   maxChars = 420,
   context?: string,
+  options: PassageOptions = {},
 ): { source_id: string; passage: string }[] {
   const query = claimQuery(statement, context);
   if (query.size === 0) return [];
@@ -417,12 +426,12 @@ export function rankedPassagesAcross(
     .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, count);
   return best
-    .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars) }))
+    .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window') }))
     .filter((p) => p.passage !== '');
 }
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
-function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number): string {
+function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head'): string {
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
@@ -440,8 +449,9 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
   let lo = hits.indexOf(Math.max(...hits));
   let hi = lo;
   let text = sentences[lo] ?? '';
-  // A sentence too long for the budget is cut at a word, unmarked, so that the passage stays verbatim text.
-  if (text.length > maxChars) return text.slice(0, maxChars).replace(/\s+\S*$/, '');
+  // A sentence too long for the budget (a code block, a signature, a run-on list) is cut at words, unmarked,
+  // so that the passage stays verbatim text: to the stretch of it that holds the most of the statement's words.
+  if (text.length > maxChars) return longSentence === 'window' ? bestWindow(text, query, maxChars) : headOf(text, maxChars);
   for (;;) {
     const after = sentences[hi + 1];
     const before = sentences[lo - 1];
@@ -454,4 +464,31 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
     } else break;
   }
   return text;
+}
+
+/**
+ * The stretch of `sentence`, whole words within `maxChars`, that holds the most distinct words of the
+ * statement (context words only break ties), the earliest of equals; the head when none matches.
+ */
+export function bestWindow(sentence: string, query: ReadonlyMap<string, number>, maxChars: number): string {
+  const words = [...sentence.matchAll(/\S+/g)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, terms: terms(m[0]) }));
+  let best = { score: 0, lo: 0, hi: -1 };
+  let hi = 0;
+  for (let lo = 0; lo < words.length; lo++) {
+    const start = words[lo]?.start ?? 0;
+    hi = Math.max(hi, lo);
+    while (hi + 1 < words.length && (words[hi + 1]?.end ?? 0) - start <= maxChars) hi++;
+    if ((words[hi]?.end ?? 0) - start > maxChars) continue; // one word longer than the budget
+    const seen = new Set<string>();
+    for (let i = lo; i <= hi; i++) for (const t of words[i]?.terms ?? []) seen.add(t);
+    let score = 0;
+    for (const t of seen) score += query.get(t) === 1 ? 1 : query.has(t) ? 1e-3 : 0;
+    if (score > best.score + 1e-9) best = { score, lo, hi };
+  }
+  if (best.hi < 0) return headOf(sentence, maxChars);
+  return sentence.slice(words[best.lo]?.start ?? 0, words[best.hi]?.end ?? 0);
+}
+
+function headOf(sentence: string, maxChars: number): string {
+  return sentence.slice(0, maxChars).replace(/\s+\S*$/, '');
 }

@@ -1,7 +1,7 @@
 // audit_report's passages (SPEC 4.1 claim audit): ranked for the statement, short, and verbatim enough that
 // an auditor who copies one back as its verdict's passage is grounded by record_audit.
 import { describe, expect, it } from 'vitest';
-import { rankedPassages } from '../../src/fetch/passages.js';
+import { bestWindow, rankedPassages } from '../../src/fetch/passages.js';
 import { quoteFound } from '../../src/engine/grounding.js';
 
 const PAGE = [
@@ -34,6 +34,29 @@ describe('rankedPassages', () => {
     expect(p!.length).toBeLessThanOrEqual(120);
     expect(p).not.toMatch(/…$/);
     expect(quoteFound(p!, PAGE)).toBe(true);
+  });
+
+  it('cuts a sentence longer than the budget to the stretch holding the statement, not to its head', () => {
+    // A code block or a signature reads as one sentence; the words the claim rests on are near its end.
+    const code = `\`\`\`\n[include] ${'path = foo.inc ; include by relative path '.repeat(8)}; relative paths are always relative to the including file and not affected by the condition\n\`\`\``;
+    const page = `# Includes\n\n${code}\n`;
+    const statement = 'a relative path is relative to the including file and not affected by the condition';
+    const [now] = rankedPassages(page, statement, 1, 160);
+    expect(now).toMatch(/relative to the including file and not affected by the condition/);
+    expect(now!.length).toBeLessThanOrEqual(160);
+    expect(quoteFound(now!, page)).toBe(true);
+    const [head] = rankedPassages(page, statement, 1, 160, undefined, { longSentence: 'head' });
+    expect(head).toMatch(/^``` \[include\] path = foo\.inc/);
+    expect(head).not.toMatch(/affected by the condition/);
+  });
+
+  it('bestWindow: the earliest stretch of most statement words within the budget; the head when none matches', () => {
+    const sentence = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+    const query = new Map([['eta', 1], ['theta', 1], ['alpha', 0.25]]);
+    expect(bestWindow(sentence, query, 20)).toBe('zeta eta theta iota');
+    expect(bestWindow(sentence, new Map([['omega', 1]]), 20)).toBe('alpha beta gamma');
+    // Context words only break ties between stretches with as many statement words.
+    expect(bestWindow('eta one two three four five alpha eta', new Map([['eta', 1], ['alpha', 0.25]]), 12)).toBe('alpha eta');
   });
 
   it('returns nothing when no word of the statement is on the page', () => {
