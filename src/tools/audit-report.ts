@@ -28,7 +28,7 @@ const outputSchema = {
       line: z.number(),
       statement: z.string(),
       source_id: z.string().nullable(),
-      context: z.string().optional(),
+      context: z.string().optional().describe('Once per sentence.'),
       passages: z.array(z.string()),
       passage_sources: z.array(z.string()).optional(),
       verdict: z.string().optional(),
@@ -68,9 +68,14 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     // After a fix the changed pairs are scattered among settled ones; a re-audit pages through them alone.
     const listed = args.pending_only ? pairs.filter((p) => audit.verdicts[p.pair_id]?.verdict !== 'SUPPORTED') : pairs;
     const candidates = listed.slice(offset, offset + limit);
+    // The pairs of one sentence share its context: it is given with the first of them that is still to
+    // judge (a real run's audit pages were a quarter context, much of it repeated).
+    let lastContext: string | undefined;
     const out = candidates.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
-      const context = contextText(p.statement, p.context);
+      const whole = contextText(p.statement, p.context);
+      const context = verdict === 'SUPPORTED' || whole === lastContext ? undefined : whole;
+      if (context !== undefined) lastContext = context;
       const ranking = rankingContext(p.context, p.statement);
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
       let raw: string[] = [];
