@@ -3,6 +3,8 @@
  *
  * Never throws. Hostile or odd input degrades instead, and `method` says how:
  * - 'readability': Readability found the article;
+ * - 'main': a larger container was taken instead: a documentation generator's text root (see
+ *   generatedDocument), a container of sections, or the element around Readability's article;
  * - 'body': Readability found none (or failed), so the whole body, minus scripts, forms and navigation,
  *   went through turndown;
  * - 'text': the DOM is too deep or too large for Readability/turndown (both recurse or go quadratic on
