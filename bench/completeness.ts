@@ -15,7 +15,10 @@
 // page has one. Its body sentences
 // are the sentences of that text (split at . ! ? before a capital, and at block boundaries) with at least
 // four words. A sentence is found when its words, in order, appear in the stored text's words. A page is
-// refused when the pipeline would not store it (under 200 readable characters).
+// refused when the pipeline would not store it (under 200 readable characters). Pages with fewer than
+// STUB_SENTENCES body sentences are stubs ("moved to" notices, aliases, a chapter's title page): counted
+// apart, not in the shares, because the pipeline may refuse them as too short to cite (the goal allows
+// it) and a share of one or two sentences is 0 or 1 by chance; the notes list them and the figures with them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseHTML } from 'linkedom';
@@ -37,6 +40,7 @@ export const DOCS_DIRS = [
 ];
 
 export const GOALS = { under60: 0.01, under90: 0.05 } as const;
+export const STUB_SENTENCES = 5;
 
 const SKIP_FILE = /^(genindex.*|search|py-modindex|modindex|index|contents|bookindex|sitemap)\.html$/;
 const SKIP_DIR = /^(_static|_sources|_modules|_images|_downloads|_snippets|_sphinx_design_static)$/;
@@ -160,6 +164,9 @@ interface Tally {
   refused: number;
   ms: number[];
   under60: string[];
+  /** Stubs (fewer than STUB_SENTENCES body sentences): their shares, and how many were refused. */
+  stubShares: number[];
+  stubsRefused: number;
 }
 
 export async function completeness(): Promise<Section> {
@@ -171,7 +178,8 @@ export async function completeness(): Promise<Section> {
     return section;
   }
   const truths = pages.map((p) => bodySentences(truthText(p.html)));
-  const tallies = EXTRACTORS.map((): Tally => ({ shares: [], refused: 0, ms: [], under60: [] }));
+  const tallies = EXTRACTORS.map((): Tally => ({ shares: [], refused: 0, ms: [], under60: [], stubShares: [], stubsRefused: 0 }));
+  const stubs = pages.filter((_, i) => (truths[i] as string[]).length < STUB_SENTENCES).map((p) => p.rel);
   for (const [i, page] of pages.entries()) {
     const sentences = truths[i] as string[];
     for (const [j, ex] of EXTRACTORS.entries()) {
@@ -185,8 +193,13 @@ export async function completeness(): Promise<Section> {
       }
       t.ms.push(performance.now() - t0);
       const refused = readableLength(sanitizeText(out)) < MIN_READABLE_CHARS;
-      if (refused && sentences.length >= 5) t.refused++;
       const share = refused ? 0 : foundShare(sentences, out);
+      if (sentences.length < STUB_SENTENCES) {
+        t.stubShares.push(share);
+        if (refused) t.stubsRefused++;
+        continue;
+      }
+      if (refused) t.refused++;
       t.shares.push(share);
       if (share < 0.6) t.under60.push(page.rel);
     }
@@ -198,13 +211,13 @@ export async function completeness(): Promise<Section> {
     refused: t.refused,
     ms: median(t.ms),
   }));
+  const n = pages.length - stubs.length;
   const lines = ['| extractor | pages | under 60% | under 90% | median share | refused (≥ 5 sentences) | ms per page (median) |', '|---|---|---|---|---|---|---|'];
   for (const [j, ex] of EXTRACTORS.entries()) {
     const st = stats[j] as (typeof stats)[number];
-    lines.push(`| ${ex.name} | ${pages.length} | ${st.under60} (${pct(st.under60 / pages.length)}) | ${st.under90} (${pct(st.under90 / pages.length)}) | ${st.median.toFixed(3)} | ${st.refused} | ${st.ms.toFixed(1)} |`);
+    lines.push(`| ${ex.name} | ${n} | ${st.under60} (${pct(st.under60 / n)}) | ${st.under90} (${pct(st.under90 / n)}) | ${st.median.toFixed(3)} | ${st.refused} | ${st.ms.toFixed(1)} |`);
   }
   const [ours, before, other] = stats as [(typeof stats)[number], (typeof stats)[number], (typeof stats)[number]];
-  const n = pages.length;
   const goal = (figure: string, value: number, max: number, fmt: (x: number) => string, reference: string): Row => {
     const row: Row = { figure, ours: fmt(value), reference, goal: `goal ≤ ${fmt(max)}`, met: value <= max };
     if (value > max) row.because = `${fmt(value)} > ${fmt(max)}`;
@@ -226,11 +239,18 @@ export async function completeness(): Promise<Section> {
     goal('docs: extraction ms per page, ours ÷ before (same run)', ours.ms / Math.max(before.ms, 1e-9), 2, (x) => `${x.toFixed(2)}×`, `${ours.ms.toFixed(1)} ms vs ${before.ms.toFixed(1)} ms`),
   );
   section.notes.push(
-    `Corpus: ${n} pages of ${dirs.length - missing.length} documentation packages (${dirs.filter((d) => !missing.includes(d)).join(', ')}), at most ${process.env.DEEP_RESEARCH_DOCS_SAMPLE ?? 80} per package, evenly spaced; indexes, search and module-list pages left out. Override with DEEP_RESEARCH_DOCS_CORPUS (directories, ':'-separated) and DEEP_RESEARCH_DOCS_SAMPLE (0: every page).`,
+    `Corpus: ${pages.length} pages (${n} scored, ${stubs.length} stubs) of ${dirs.length - missing.length} documentation packages (${dirs.filter((d) => !missing.includes(d)).join(', ')}), at most ${process.env.DEEP_RESEARCH_DOCS_SAMPLE ?? 80} per package, evenly spaced; indexes, search and module-list pages left out. Override with DEEP_RESEARCH_DOCS_CORPUS (directories, ':'-separated) and DEEP_RESEARCH_DOCS_SAMPLE (0: every page).`,
     'Truth: the page without its generator\'s navigation (Sphinx related bar, sidebar and footer; asciidoc footer; DocBook navigation header and footer; generated tables of contents: DocBook div.toc, Sphinx toctree and contents boxes; nav, header, footer, aside, form), inside role="main" when present. Body sentences: ≥ 4 words, split at . ! ? and block boundaries; found when their words appear in order in the stored text (link targets dropped). Refused: under 200 readable characters, as fetch_source would refuse it.',
     '"before": extractReadable with the completeness work switched off (`{complete: false}`: Readability\'s pick and the earlier widening rules); "Readability": Mozilla Readability 0.6 alone, its textContent. Time: one in-process run per page, wall-clock, median.',
     '',
     ...lines,
+    '',
+    `Stubs (fewer than ${STUB_SENTENCES} body sentences; not in the figures above): ${stubs.join(', ') || 'none'}.`,
+    ...EXTRACTORS.map((ex, j) => {
+      const t = tallies[j] as Tally;
+      const all = [...t.shares, ...t.stubShares];
+      return `${ex.name} with the stubs counted (${all.length} pages): under 60% ${pct(all.filter((x) => x < 0.6).length / all.length)}, under 90% ${pct(all.filter((x) => x < 0.9).length / all.length)}; stubs refused ${t.stubsRefused} of ${stubs.length}.`;
+    }),
   );
   for (const [j, ex] of EXTRACTORS.entries()) {
     const t = tallies[j] as Tally;

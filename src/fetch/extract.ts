@@ -3,6 +3,8 @@
  *
  * Never throws. Hostile or odd input degrades instead, and `method` says how:
  * - 'readability': Readability found the article;
+ * - 'main': a larger container was taken instead: a documentation generator's text root (see
+ *   generatedDocument), a container of sections, or the element around Readability's article;
  * - 'body': Readability found none (or failed), so the whole body, minus scripts, forms and navigation,
  *   went through turndown;
  * - 'text': the DOM is too deep or too large for Readability/turndown (both recurse or go quadratic on
@@ -73,6 +75,7 @@ interface DomDocument {
   body: DomElement | null;
   createElement(tag: string): DomElement;
   querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
 }
 
 const TEXT_NODE = 3;
@@ -189,6 +192,17 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
     return { title: fallbackTitle, markdown: plainText(root), usedFallback: true, method: 'text' };
   }
 
+  if (complete && !flattened) {
+    const generated = generatedDocument(doc, root);
+    if (generated) {
+      const title = clean(readabilityTitle(doc)) || fallbackTitle;
+      for (const el of Array.from(generated.root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}, ${generated.chrome}`))) el.remove();
+      const markdown = toMarkdown(generated.root, base, pageHref);
+      if (markdown === undefined) return { title, markdown: plainText(generated.root), usedFallback: true, method: 'text' };
+      return completed(html, { title, markdown, usedFallback: true, method: 'main' }, base, pageHref, generated.chrome);
+    }
+  }
+
   // Flattening changed the tree, so positions would not match a fresh parse: no section containers then.
   const sectioned = flattened ? [] : sectionedContainers(root, complete);
   let article: { title?: string | null; content?: unknown } | null = null;
@@ -224,6 +238,49 @@ function extractHtml(html: string, url: string, maxDepth: number, maxNodes: numb
   const markdown = toMarkdown(freshRoot, base, pageHref);
   if (markdown !== undefined) return { title, markdown, usedFallback: true, method: 'body' };
   return { title, markdown: plainText(freshRoot), usedFallback: true, method: 'text' };
+}
+
+/**
+ * Pages written by a documentation generator say so (`<meta name="generator">`) and put their text in a
+ * known place, so they are stored from there whole instead of from Readability's pick, which keeps the
+ * best-scoring block and drops the rest (a table without the paragraph that introduces it, one section of
+ * a how-to, an index page's footer instead of its list):
+ * - Docutils/Sphinx: the one `role="main"` element (else Docutils' one `div.document`), without the
+ *   pilcrow links after each heading and any sidebar or related bar left inside it;
+ * - DocBook XSL (PostgreSQL, Debian Policy): the body without its navigation header and footer;
+ * - AsciiDoc/Asciidoctor (git's manuals): the body without its footer; its header holds the page's NAME
+ *   line, which Readability and the section rule both leave out.
+ * Nothing else of the page is trusted: nav, header, footer, aside and forms go as on any page. No page of
+ * the annotated article benchmark carries one of these generators.
+ */
+function generatedDocument(doc: DomDocument, body: DomElement): { root: DomElement; chrome: string } | undefined {
+  let generator = '';
+  for (const meta of Array.from(doc.querySelectorAll('meta[name]')) as DomElement[]) {
+    if ((meta.getAttribute('name') ?? '').toLowerCase() === 'generator') generator = meta.getAttribute('content') ?? '';
+  }
+  if (/^\s*(docutils|sphinx)\b/i.test(generator)) {
+    const only = (selector: string): DomElement | undefined => {
+      const found = body.querySelectorAll(selector);
+      return found.length === 1 ? (found[0] as DomElement) : undefined;
+    };
+    const root = only('[role="main"]') ?? only('div.document');
+    if (!root || words(root.textContent) === '') return undefined;
+    return { root, chrome: 'a.headerlink, .sphinxsidebar, .related, div.footer' };
+  }
+  if (/^\s*docbook\b/i.test(generator)) return { root: body, chrome: '.navheader, .navfooter' };
+  // An empty footnotes box holds only a rule.
+  if (/^\s*asciidoc(tor)?\b/i.test(generator)) return { root: body, chrome: '#footer, #footnotes:not(:has(.footnote))' };
+  return undefined;
+}
+
+/** Readability's title for a page it has not parsed (the same rules as its article's title). */
+function readabilityTitle(doc: DomDocument): string {
+  try {
+    const reader = new Readability(doc as never) as unknown as { _getArticleTitle?: () => string };
+    return typeof reader._getArticleTitle === 'function' ? reader._getArticleTitle() : '';
+  } catch {
+    return '';
+  }
 }
 
 // Below this many characters an article may be Readability's pick of a footer on a page that is mostly a
@@ -412,14 +469,14 @@ function shareFound(lines: Line[], hay: string): number {
  * and comments of news pages back in (the article benchmark lost F1 on 22 of 121 pages), so what is
  * still missing is said, not guessed.
  */
-function completed(html: string, picked: Extracted, base: URL | undefined, pageHref: string): Extracted {
+function completed(html: string, picked: Extracted, base: URL | undefined, pageHref: string, generatorChrome?: string): Extracted {
   const root = parseDocument(html).body;
   if (!root) return picked;
-  for (const el of Array.from(root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}`))) el.remove();
+  for (const el of Array.from(root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}${generatorChrome ? `, ${generatorChrome}` : ''}`))) el.remove();
   let lines = linesOf(root);
   let result = picked;
   let hay = ` ${words(visibleMarkdown(picked.markdown))} `;
-  const container = docsContainer(lines, hay, root);
+  const container = generatorChrome === undefined ? docsContainer(lines, hay, root) : undefined;
   if (container) {
     const markdown = toMarkdown(container, base, pageHref);
     if (markdown !== undefined) {

@@ -6,6 +6,8 @@ import * as zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseHTML } from 'linkedom';
 import { extractReadable, KEPT_THRESHOLD } from '../../src/fetch/extract.js';
+import { MIN_READABLE_CHARS, readableLength } from '../../src/fetch/pipeline.js';
+import { sanitizeText } from '../../src/fetch/untrusted.js';
 
 const DIR = path.resolve(__dirname, '../fixtures/docs');
 const page = (name: string): string => zlib.gunzipSync(fs.readFileSync(path.join(DIR, name))).toString('utf8');
@@ -72,6 +74,74 @@ describe('documentation pages are stored whole', () => {
     const at = ['SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'FILES', 'EXAMPLES', 'CONFIGURATION FILE', 'BUGS'].map((h) => md.search(new RegExp(`^#+ ${h}$`, 'm')));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+});
+
+describe('pages of a documentation generator are stored from its text root', () => {
+  const both = (file: string, url: string) => {
+    const html = page(file);
+    return { before: extractReadable(html, 'text/html', url, { complete: false }), after: extractReadable(html, 'text/html', url) };
+  };
+  const has = (md: string, text: string) => ` ${norm(visible(md))} `.includes(` ${norm(text)} `);
+
+  it('DocBook: a catalog page keeps its title, the paragraph before its table and the table caption (Readability kept the table alone)', () => {
+    const { before, after } = both('postgresql-catalog-pg-event-trigger.html.gz', 'https://www.postgresql.org/docs/15/catalog-pg-event-trigger.html');
+    const intro = 'The catalog pg_event_trigger stores event triggers. See Chapter 40 for more information.';
+    expect(has(before.markdown, intro)).toBe(false);
+    expect(has(after.markdown, intro)).toBe(true);
+    expect(has(after.markdown, 'Table 53.21. pg_event_trigger Columns')).toBe(true);
+    expect(after.markdown).toMatch(/^## 53\.21\.\s`pg_event_trigger`$/m);
+    expect(has(after.markdown, 'Controls in which session_replication_role modes the event trigger fires')).toBe(true);
+    // DocBook's navigation header and footer stay out.
+    expect(after.markdown).not.toMatch(/\b(Prev|Next|Home)\b/);
+    expect(after.kept).toBeUndefined();
+  });
+
+  it('DocBook: the GiST page keeps the paragraph that introduces its table', () => {
+    const { before, after } = both('postgresql-gist-builtin-opclasses.html.gz', 'https://www.postgresql.org/docs/15/gist-builtin-opclasses.html');
+    const intro = 'The core PostgreSQL distribution includes the GiST operator classes shown in Table 68.1';
+    expect(has(before.markdown, intro)).toBe(false);
+    expect(has(after.markdown, intro)).toBe(true);
+  });
+
+  it('Sphinx: a short package page is stored as its text, not as the footer Readability picked', () => {
+    const { before, after } = both('python-concurrent.html.gz', 'https://docs.python.org/3/library/concurrent.html');
+    expect(before.markdown).toContain('Please donate');
+    expect(has(after.markdown, 'Currently, there is only one module in this package')).toBe(true);
+    expect(has(after.markdown, 'concurrent.futures – Launching parallel tasks')).toBe(true);
+    // Sphinx's footer, related bar, sidebar and pilcrow links are its chrome.
+    for (const chrome of ['Please donate', 'Previous topic', 'Quick search', '¶', 'Permalink']) expect(after.markdown).not.toContain(chrome);
+  });
+
+  it("AsciiDoc: a manual page keeps its NAME line from the page header, and git-stage's page is no longer too short to store", () => {
+    const { before, after } = both('git-stage.html.gz', 'https://git-scm.com/docs/git-stage');
+    expect(has(before.markdown, 'git-stage - Add file contents to the staging area')).toBe(false);
+    expect(has(after.markdown, 'git-stage - Add file contents to the staging area')).toBe(true);
+    expect(readableLength(sanitizeText(before.markdown))).toBeLessThan(MIN_READABLE_CHARS);
+    expect(readableLength(sanitizeText(after.markdown))).toBeGreaterThanOrEqual(MIN_READABLE_CHARS);
+    // The footer's date and the empty footnotes box stay out.
+    expect(after.markdown).not.toMatch(/Last updated|---\s*$/);
+    const config = extractReadable(page('git-config.html.gz'), 'text/html', 'https://git-scm.com/docs/git-config').markdown;
+    expect(has(config, 'git-config - Get and set repository or global options')).toBe(true);
+  });
+
+  it('AsciiDoc: a how-to keeps its preamble, which Readability dropped for the one section after it', () => {
+    const { before, after } = both('git-howto-recover-corrupted-object-harder.html.gz', 'https://git-scm.com/docs/howto/recover-corrupted-object-harder');
+    const first = 'I was recently presented with a repository with a corrupted packfile, and was asked if the data was recoverable.';
+    expect(has(before.markdown, first)).toBe(false);
+    expect(has(after.markdown, first)).toBe(true);
+    expect(after.markdown.indexOf('# How to recover an object from scratch')).toBe(0);
+    expect(after.kept).toBeUndefined();
+  });
+
+  it('a generator line alone does not decide: a Sphinx page without one main element goes through Readability', () => {
+    const para = (t: string) => `<p>${t} ${'This sentence carries the argument of the page forward with some care. '.repeat(5)}</p>`;
+    const html = `<html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/"><title>T</title></head><body>
+      <div role="main"><h1>One</h1>${para('First.')}</div><div role="main"><h1>Two</h1>${para('Second.')}</div></body></html>`;
+    const r = extractReadable(html, 'text/html', 'https://example.com/t');
+    expect(r.method).not.toBe('main');
+    const plain = extractReadable(html.replace(/<meta name="generator"[^>]*>/, ''), 'text/html', 'https://example.com/t');
+    expect(r.markdown).toBe(plain.markdown);
   });
 });
 
