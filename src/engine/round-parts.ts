@@ -1,23 +1,16 @@
 // The parts of one round that decideRound (round.ts) sequences: each applies one rule of SPEC 4.1 to the
 // round's input and returns what changed, pushing its warnings. Pure, like the rules they call.
 import { InputError } from '../errors.js';
-import type { Confidence, ContradictionStatus, Level, SubQuestionStatus, SubjectStatus } from './types.js';
+import type { Confidence, Level, SubQuestionStatus, SubjectStatus } from './types.js';
 import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestionState, SubjectState, ThreadState } from './thread-state.js';
-import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote } from './facts.js';
+import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from './facts.js';
 import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
 
-export interface RoundFactInput {
-  fact: string;
-  url: string;
-  source_title?: string;
-  quote?: string;
-  confidence: Confidence;
-  notes?: string;
-  sub_questions?: string[];
-  confirms_known?: boolean;
+/** A fact as record_round takes it: fact admission's input, plus other sources that state it. */
+export interface RoundFactInput extends FactInput {
   also?: { url: string; quote: string }[];
 }
 
@@ -34,16 +27,8 @@ export interface RoundInput {
   sub_question_updates?: { id: string; status: SubQuestionStatus; confidence?: Confidence; key_finding?: string }[];
   subject_updates?: { name: string; status: SubjectStatus; evidence?: string }[];
   disambiguation_updates?: string[];
-  contradictions?: {
-    id?: string;
-    claim: string;
-    source_a: string;
-    url_a: string;
-    source_b: string;
-    url_b: string;
-    status: ContradictionStatus;
-    severity?: Level;
-  }[];
+  /** A contradiction as sent: the server numbers a new one and defaults its severity. */
+  contradictions?: (Omit<Contradiction, 'id' | 'severity' | 'round'> & { id?: string; severity?: Level })[];
   next_focus?: string;
 }
 
