@@ -153,22 +153,29 @@ export function quoteFound(quote: string, markdown: string): boolean {
   return quoteFoundIn(quote, projectForMatching(markdown));
 }
 
-/**
- * The headings that enclose `quote` where it occurs in a stored page: at each level the nearest ATX
- * heading above it, as plain text, outermost first, for every section the quote occurs in. Empty when
- * it occurs in none by itself (a quote across two sections). A changelog states the version only there.
- */
-export function enclosingHeadings(quote: string, markdown: string): string[] {
-  const needles = quoteNeedles(quote);
-  const out: string[] = [];
-  if (needles.length === 0) return out;
+interface Section {
+  /** The headings open at the section, outermost first, as plain text. */
+  context: string[];
+  /** The section's body (its heading line and text up to the next heading), projected for matching. */
+  projected: string;
+}
+
+// A page's sections are the same whichever fact asks: a long-lived server quotes one page many times
+// across rounds, and projecting a 20,000-character page section by section is the costly part.
+const SECTION_CACHE_SIZE = 16;
+const sectionCache = new Map<string, Section[]>();
+
+/** A stored page split at its ATX headings (not those inside fenced code), each section projected. */
+function sectionsOf(markdown: string): Section[] {
+  const hit = sectionCache.get(markdown);
+  if (hit) return hit;
+  const out: Section[] = [];
   const open: string[] = [];
   let context: string[] = [];
   let body: string[] = [];
   let fenced = false;
   const flush = () => {
-    const text = body.length > 0 ? projectForMatching(body.join('\n')) : '';
-    if (needles.some((n) => text.includes(n))) for (const h of context) if (!out.includes(h)) out.push(h);
+    if (body.length > 0) out.push({ context, projected: projectForMatching(body.join('\n')) });
     body = [];
   };
   for (const line of markdown.replace(/\r\n?/g, '\n').split('\n')) {
@@ -184,5 +191,22 @@ export function enclosingHeadings(quote: string, markdown: string): string[] {
     body.push(line);
   }
   flush();
+  if (sectionCache.size >= SECTION_CACHE_SIZE) sectionCache.delete(sectionCache.keys().next().value as string);
+  sectionCache.set(markdown, out);
+  return out;
+}
+
+/**
+ * The headings that enclose `quote` where it occurs in a stored page: at each level the nearest ATX
+ * heading above it, as plain text, outermost first, for every section the quote occurs in. Empty when
+ * it occurs in none by itself (a quote across two sections). A changelog states the version only there.
+ */
+export function enclosingHeadings(quote: string, markdown: string): string[] {
+  const needles = quoteNeedles(quote);
+  const out: string[] = [];
+  if (needles.length === 0) return out;
+  for (const section of sectionsOf(markdown)) {
+    if (needles.some((n) => section.projected.includes(n))) for (const h of section.context) if (!out.includes(h)) out.push(h);
+  }
   return out;
 }
