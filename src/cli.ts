@@ -12,6 +12,9 @@ const USAGE = `usage:
                                           (given artifacts/, every run in it)
   deep-research install [--target claude|gemini|codex|opencode] (--project <dir> | --user)
   deep-research uninstall [--target ...] (--project <dir> | --user)
+  deep-research serve --http [--port N] [--host H] [--token T] [--allow-origin URL]...
+                                          serve the MCP tools over Streamable HTTP (127.0.0.1:8787 by
+                                          default; a non-loopback --host needs a token)
   deep-research --version`;
 
 async function main(argv: string[]): Promise<number> {
@@ -25,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
     case 'uninstall': {
       const { runInstall } = await import('./cli/install.js');
       return runInstall(argv);
+    }
+    case 'serve': {
+      const { runServe } = await import('./cli/serve.js');
+      return runServe(rest);
     }
     case '--version':
     case '-v':

@@ -1,6 +1,6 @@
 import { VERSION } from './version.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createContext, type ContextOptions } from './tools/context.js';
+import { createContext, type ContextOptions, type ToolContext } from './tools/context.js';
 import { registerTools } from './tools/index.js';
 import { setLogging } from './log.js';
 
@@ -8,6 +8,13 @@ export const SERVER_NAME = 'deep-research';
 export const SERVER_VERSION = VERSION;
 
 export function createServer(options: ContextOptions = {}): McpServer {
+  const ctx = createContext(options);
+  setLogging(ctx.env.DEEP_RESEARCH_LOG !== 'off');
+  return createServerFor(ctx);
+}
+
+/** A server over an existing context: the HTTP transport serves each request with its own server, one context. */
+export function createServerFor(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
@@ -15,8 +22,6 @@ export function createServer(options: ContextOptions = {}): McpServer {
         'Research runs that are resumable and grounded: start_run, then per thread start_thread → (fetch_source, check_drift)* → record_round until STOP → complete_thread; then record_critique; write report.md; verify_report.',
     },
   );
-  const ctx = createContext(options);
-  setLogging(ctx.env.DEEP_RESEARCH_LOG !== 'off');
   registerTools(server, ctx);
   return server;
 }
