@@ -75,7 +75,7 @@ describe('serve --http', () => {
     const { srv } = await start({ token });
     const none = await post(srv.url, INIT);
     expect(none.status).toBe(401);
-    expect((await none.json()).error.message).toMatch(/Authorization: Bearer <token>/);
+    expect(((await none.json()) as { error: { message: string; code: number } }).error.message).toMatch(/Authorization: Bearer <token>/);
     const wrong = await post(srv.url, INIT, { authorization: 'Bearer not-the-token-at-all-xx' });
     expect(wrong.status).toBe(401);
     const c = await client(srv.url, { authorization: `Bearer ${token}` });
@@ -86,7 +86,7 @@ describe('serve --http', () => {
     const { srv } = await start({ allowOrigins: ['https://team.example.org'] });
     const foreign = await post(srv.url, INIT, { origin: 'https://evil.example.com' });
     expect(foreign.status).toBe(403);
-    expect((await foreign.json()).error.message).toMatch(/another origin.*--allow-origin/);
+    expect(((await foreign.json()) as { error: { message: string; code: number } }).error.message).toMatch(/another origin.*--allow-origin/);
     expect((await post(srv.url, INIT, { origin: `http://localhost:${srv.port}` })).status).toBe(200);
     expect((await post(srv.url, INIT, { origin: 'https://team.example.org' })).status).toBe(200);
     // A name that resolves here by DNS rebinding still says its own name in Host.
@@ -110,16 +110,16 @@ describe('serve --http', () => {
     const base = srv.url.replace(/\/mcp$/, '');
     const other = await fetch(`${base}/`);
     expect(other.status).toBe(404);
-    expect((await other.json()).error.message).toMatch(/answers MCP at \/mcp only/);
+    expect(((await other.json()) as { error: { message: string; code: number } }).error.message).toMatch(/answers MCP at \/mcp only/);
     const get = await fetch(srv.url, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     const bad = await post(srv.url, '{"jsonrpc":');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error).toMatchObject({ code: -32700 });
+    expect(((await bad.json()) as { error: { message: string; code: number } }).error).toMatchObject({ code: -32700 });
     const big = await post(srv.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { pad: 'x'.repeat(11 * 1024 * 1024) } }));
     expect(big.status).toBe(413);
-    expect((await big.json()).error.message).toMatch(/at most \d+ bytes/);
+    expect(((await big.json()) as { error: { message: string; code: number } }).error.message).toMatch(/at most \d+ bytes/);
     // The server is still there.
     const c = await client(srv.url);
     expect((await c.listTools()).tools.length).toBeGreaterThan(5);
