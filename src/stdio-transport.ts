@@ -6,11 +6,10 @@
 // parse gets a parse error (SPEC 7). Framing and parsing are the SDK's own.
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
-import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type RequestId, type Transport } from '@modelcontextprotocol/server';
 
-export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+/** 10 MiB, the SDK's own stdio buffer limit. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 const INVALID_REQUEST = -32600;
 const PARSE_ERROR = -32700;

@@ -1,9 +1,12 @@
 // Streamable HTTP entry (`deep-research serve --http`). Stateless: every POST to /mcp is one message,
-// served by a fresh protocol server over the one tool context, so concurrent clients share what stdio
-// servers share (the run store and its locks) and nothing else.
+// served by the SDK's handler for both protocol eras (2026-07-28, and 2025-11-25 as its stateless fallback)
+// with a fresh protocol server over the one tool context, so concurrent clients share what stdio servers
+// share (the run store and its locks) and nothing else. The guard in front does what the SDK's handler
+// leaves to its host: Host, Origin, token, size.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Readable } from 'node:stream';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createServerFor } from '../create-server.js';
 import { setLogging, log } from '../log.js';
 import { MAX_MESSAGE_BYTES } from '../stdio-transport.js';
@@ -45,6 +48,11 @@ export interface HttpServerHandle {
 export async function serveHttp(o: HttpOptions, context: ContextOptions = {}, maxBytes = MAX_MESSAGE_BYTES): Promise<HttpServerHandle> {
   const ctx = createContext(context);
   setLogging(ctx.env.DEEP_RESEARCH_LOG !== 'off');
+  const mcp = createMcpHandler(() => createServerFor(ctx), {
+    legacy: 'stateless',
+    maxRequestBodySize: maxBytes,
+    onerror: (err) => log({ event: 'error', transport: 'http', message: err.message }),
+  });
   let port = o.port;
   const server = http.createServer((req, res) => {
     void handle(req, res).catch(() => refuse(res, { status: 500, message: 'The server could not answer this request; it is still running. Try the call again.' }, -32603));
@@ -72,20 +80,20 @@ export async function serveHttp(o: HttpOptions, context: ContextOptions = {}, ma
     }
     const body = await readBody(req, maxBytes);
     if (!Buffer.isBuffer(body)) return refuse(res, body);
-    let message: unknown;
     try {
-      message = JSON.parse(body.toString('utf8'));
+      JSON.parse(body.toString('utf8'));
     } catch {
       return refuse(res, { status: 400, message: 'Parse error: the body must be one JSON-RPC message (or a batch) as JSON.' }, PARSE_ERROR);
     }
-    const mcp = createServerFor(ctx);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void mcp.close();
-    });
-    await mcp.connect(transport);
-    await transport.handleRequest(req, res, message);
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const answer = await mcp.fetch(new Request(`http://${req.headers.host ?? 'localhost'}${url.pathname}`, { method: 'POST', headers, body, signal: abort.signal }));
+    res.writeHead(answer.status, Object.fromEntries(answer.headers));
+    if (!answer.body) return void res.end();
+    // SSE answers stream: progress notifications reach the client before the result.
+    Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).pipe(res);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -100,6 +108,7 @@ export async function serveHttp(o: HttpOptions, context: ContextOptions = {}, ma
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        void mcp.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,8 +1,7 @@
 // Registers every tool, and nothing else. Each tool lives in its own file.
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import { listTools } from './list-tools.js';
-import type { ZodRawShape } from 'zod';
+import { z, type ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
 import { errorResult } from './result.js';
 import { strictObject } from './schemas.js';
@@ -42,17 +41,18 @@ export const TOOLS = [
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   for (const tool of TOOLS) {
-    const { strict, inputSchema, ...config } = tool.config;
-    // The SDK takes a raw shape or an object schema alike; typed as the shape so the handler's types hold.
-    const input = (strict ? strictObject(inputSchema) : inputSchema) as ZodRawShape;
-    server.registerTool(tool.name, { ...config, inputSchema: input }, async (args: Record<string, unknown>, extra) => {
+    const { strict, inputSchema, outputSchema, ...config } = tool.config;
+    // The SDK validates against object schemas (Standard Schema); tools declare raw shapes.
+    const input = strict ? strictObject(inputSchema) : z.object(inputSchema);
+    const output = z.object(outputSchema);
+    server.registerTool(tool.name, { ...config, inputSchema: input, outputSchema: output }, async (args: unknown, extra) => {
       const started = performance.now();
-      const token = extra._meta?.progressToken;
+      const token = extra.mcpReq._meta?.progressToken;
       const toolExtra: ToolExtra = {
-        signal: extra.signal,
+        signal: extra.mcpReq.signal,
         progress: async (message, progress, total) => {
           if (token === undefined) return;
-          await extra.sendNotification({
+          await extra.mcpReq.notify({
             method: 'notifications/progress',
             params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
           });
@@ -63,7 +63,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       try {
         const result = await tool.handler(args as never, ctx, toolExtra);
         if (result.isError) outcome = 'refused';
-        round = result.structuredContent?.round;
+        round = (result.structuredContent as { round?: unknown } | undefined)?.round;
         return result;
       } catch (err) {
         outcome = 'refused';
@@ -71,8 +71,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       } finally {
         log({
           tool: tool.name,
-          run: typeof args.run_id === 'string' ? args.run_id : undefined,
-          thread: typeof args.thread === 'string' ? args.thread : undefined,
+          run: typeof (args as Record<string, unknown>).run_id === 'string' ? ((args as Record<string, unknown>).run_id as string) : undefined,
+          thread: typeof (args as Record<string, unknown>).thread === 'string' ? ((args as Record<string, unknown>).thread as string) : undefined,
           round: typeof round === 'number' ? round : undefined,
           ms: Math.round((performance.now() - started) * 10) / 10,
           outcome,
@@ -82,33 +82,33 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   }
   const compact = PREBUILT_TOOL_LIST ?? listTools(TOOLS);
   server.server.removeRequestHandler('tools/list');
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: compact }));
+  server.server.setRequestHandler('tools/list', () => ({ tools: compact }));
   guardCallShape(server);
 }
 
-type RawHandler = (request: { params?: unknown }, extra: unknown) => Promise<unknown>;
+type RawHandler = (request: { params?: unknown }, ctx: unknown) => Promise<unknown>;
 
 /**
  * A tools/call whose params are not shaped as the protocol says (`"arguments": "x"`) fails in the SDK's own
- * request parsing, which answers -32603 with a dump of zod issues. Such a call is a caller's mistake: it
- * gets invalid params (-32602) and one sentence saying what to send. The SDK keeps its handlers in a map
- * it does not expose; the stdio tests fail if that changes.
+ * request validation, which answers with a dump of zod issues. Such a call is a caller's mistake: it gets
+ * invalid params (-32602) and one sentence saying what to send. The SDK keeps its handlers in a map it does
+ * not expose; the protocol tests fail if that changes.
  */
 function guardCallShape(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RawHandler> })._requestHandlers;
   const inner = handlers?.get('tools/call');
   if (!handlers || !inner) return;
-  handlers.set('tools/call', (request, extra) => {
-    if (!CallToolRequestSchema.safeParse(request).success) {
-      const p = request.params as { name?: unknown; arguments?: unknown } | undefined;
-      const what =
-        p === null || typeof p !== 'object' || Array.isArray(p)
-          ? 'params must be an object'
-          : typeof p.name !== 'string'
-            ? 'params.name must be the tool\'s name, a string'
-            : `params.arguments must be an object of the tool's named arguments, not ${p.arguments === null ? 'null' : Array.isArray(p.arguments) ? 'an array' : `a ${typeof p.arguments}`}`;
-      return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid tools/call: ${what}.`));
-    }
-    return inner(request, extra);
+  handlers.set('tools/call', (request, ctx) => {
+    const p = request.params as { name?: unknown; arguments?: unknown } | undefined;
+    const what =
+      p === null || typeof p !== 'object' || Array.isArray(p)
+        ? 'params must be an object'
+        : typeof p.name !== 'string'
+          ? "params.name must be the tool's name, a string"
+          : p.arguments !== undefined && (p.arguments === null || typeof p.arguments !== 'object' || Array.isArray(p.arguments))
+            ? `params.arguments must be an object of the tool's named arguments, not ${p.arguments === null ? 'null' : Array.isArray(p.arguments) ? 'an array' : `a ${typeof p.arguments}`}`
+            : undefined;
+    if (what) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call: ${what}.`));
+    return inner(request, ctx);
   });
 }

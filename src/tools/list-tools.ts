@@ -3,7 +3,7 @@
 // approach); this renders the same zod schemas without it. Every call is still validated against
 // the full zod schemas, bounds included, and a violation is answered with what to fix.
 import { z, type ZodRawShape } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from './tool.js';
 
 type Json = unknown;

@@ -1,7 +1,7 @@
 // The one way a tool answer is built: structuredContent for clients that read it, and a short text
 // rendering carrying every decision field for clients (Claude Code) that show the model only text.
 // Size caps and isError live here and nowhere else.
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
 

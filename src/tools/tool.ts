@@ -1,5 +1,5 @@
 import type { ZodRawShape, z } from 'zod';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolContext } from './context.js';
 
 export interface ToolExtra {
