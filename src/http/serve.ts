@@ -95,9 +95,14 @@ export async function serveHttp(o: HttpOptions, context: ContextOptions = {}, ma
     // SSE answers stream: progress notifications reach the client before the result.
     Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).pipe(res);
   }
+  // Calls queue behind one another as they do over stdio, so a burst can wait minutes for its headers to be
+  // read; Node's 60 s header and 300 s request timeouts would reset them. Each tool call bounds its own work.
+  server.headersTimeout = 15 * 60_000;
+  server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host.replace(/^\[|\]$/g, ''), () => resolve());
+    // A burst of clients (a team's agents starting at once) queues instead of being reset.
+    server.listen({ port: o.port, host: o.host.replace(/^\[|\]$/g, ''), backlog: 4096 }, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
   const shown = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
