@@ -68,12 +68,14 @@ export interface RoundOutcome {
   action: Action;
   needsReformulation: boolean;
   phaseReason: string;
+  stale: boolean;
+  staleRun: number;
 }
 
 export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundContext, o: RoundOutcome): { state: ThreadState; decision: RoundDecision } {
   const { keys, round, phase, warnings, facts, allFacts, newFacts, confirming, saturation, overlap, overlapOn, roundOrigins, fresh, originRun, exhausted } = o;
   const { subjects, targeted, subjectChanges, subQuestions, contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action } = o;
-  const { needsReformulation, phaseReason } = o;
+  const { needsReformulation, phaseReason, stale, staleRun } = o;
   const converged = reason !== undefined;
   const record: RoundRecord = {
     round,
@@ -106,6 +108,7 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
   if (input.queries && input.queries.length > 0) record.queries = input.queries;
   // Never beside STOP: a thread that stops escapes nothing.
   if (escape !== undefined && level !== 3 && !converged) record.escape_strategy = escape;
+  if (stale) record.stale = true;
   if (input.next_focus !== undefined) record.next_focus = input.next_focus;
   if (reason !== undefined) record.convergence_reason = reason;
 
@@ -126,6 +129,8 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     converged,
   };
   if (exhausted) state.origins_exhausted = true;
+  state.stale_streak = staleRun;
+  if (ctx.sourcesStored !== undefined) state.sources_before = ctx.sourcesStored;
   if (reason !== undefined) state.convergence_reason = reason;
 
   const decision: RoundDecision = {

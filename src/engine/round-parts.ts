@@ -47,6 +47,8 @@ export interface RoundContext {
   timestamp: string;
   canonicalKey: (url: string) => string;
   storedText: (canonicalKey: string) => StoredText | undefined;
+  /** The run's highest stored source number now: the baseline of the thread's next round for stale rounds. */
+  sourcesStored?: number;
 }
 
 export interface RoundKeys {

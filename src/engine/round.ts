@@ -12,6 +12,7 @@ import { convergence } from './convergence.js';
 import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
+import { STALE_REASON, STALE_STOP_AFTER, isStale, staleStreak } from './stale-round.js';
 import { heldWarning, unverifiedAnswers } from './verified-answers.js';
 import {
   admitRoundFacts,
@@ -54,6 +55,10 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const fresh = newOrigins(roundOrigins, new Set(prev.rounds.flatMap((r) => r.origins ?? [])));
   const originRun = originStreak({ prevStreak: prev.origin_streak ?? 0, phase, order: prev.phase_order, newOrigins: fresh.length });
   const exhausted = prev.origins_exhausted === true || originRun >= EXHAUSTED_AFTER;
+  const basis = overlapOn === 'search_results' ? keys.results : keys.visited;
+  const stale = isStale({ resultSourceIds: basis.map((k) => ctx.storedText(k)?.source_id), storedBefore: prev.sources_before, newFacts });
+  const staleRun = staleStreak(prev.stale_streak ?? 0, stale);
+  const staleStop = staleRun >= STALE_STOP_AFTER;
 
   // 3. Query checks, subjects, sub-questions, contradictions: recorded with warnings, never refused.
   warnings.push(...checkQuery({ query: input.query, earlierQueries: prev.rounds.map((r) => r.query), ...(prev.pending.reformulate_from !== undefined ? { reformulateFrom: prev.pending.reformulate_from } : {}) }).warnings);
@@ -83,11 +88,13 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     heldAnswers: held.length,
     plateauL3: level === 3,
     deadEnd: stuck,
+    stale: staleStop,
     roundsCompleted: round,
     roundBudget: prev.round_budget,
   });
   const converged = reason !== undefined;
   if (!converged) warnings.push(...held.map(heldWarning));
+  if (stale && !converged) warnings.push('every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read');
 
   // 6. One action per round (SPEC 4.1): the first that holds of STOP, ADVANCE_PHASE, REFORMULATE, CONTINUE.
   // A reformulation that coincides with a phase change still shows in next.reformulate_from.
@@ -98,7 +105,9 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   if (driftForcesReformulation && !converged) warnings.push('the last results drifted off topic several times in a row: the next query must be reformulated');
   const phaseReason = !converged
     ? phaseStep.reason
-    : reason === 'PLATEAU_STOPPED' && stuck && level !== 3
+    : reason === 'PLATEAU_STOPPED' && staleStop
+      ? `${STALE_REASON}: the thread stopped (${reason}), no next round`
+      : reason === 'PLATEAU_STOPPED' && stuck && level !== 3
       ? `${DEAD_END_REASON}: the thread stopped (${reason}), no next round`
       : `the thread stopped (${reason}): no next round`;
 
@@ -107,6 +116,6 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     keys, round, phase, warnings, facts, allFacts, newFacts, confirming, saturation, overlap, overlapOn,
     roundOrigins, fresh, originRun, exhausted, subjects, targeted, subjectChanges, subQuestions,
     contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action,
-    needsReformulation, phaseReason,
+    needsReformulation, phaseReason, stale, staleRun,
   });
 }

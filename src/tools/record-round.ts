@@ -10,6 +10,7 @@ import { confidence, directivesOut, level, phase, runId, strictObject, threadNam
 import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
+import { highestSource } from '../engine/stale-round.js';
 import type { ToolDefinition } from './tool.js';
 
 const url = z.string().min(1).max(2048);
@@ -126,6 +127,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         grounding: ctx.grounding,
         timestamp: ctx.now(),
         canonicalKey,
+        sourcesStored: highestSource(ctx.store.listSourceIds(run.run_id)),
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
           if (!s) return undefined;

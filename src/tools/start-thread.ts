@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { newThreadState } from '../engine/thread-state.js';
+import { highestSource } from '../engine/stale-round.js';
 import { slug } from '../engine/slug.js';
 import type { ThreadDefinition } from '../engine/types.js';
 import { renderBrief } from '../reports/brief.js';
@@ -68,6 +69,8 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         quick: run.depth === 'quick',
         ...(run.brief.source_hints ? { runSourceHints: run.brief.source_hints } : {}),
       });
+      // Pages stored before the thread's first round are "already stored" for the stale-round rule.
+      state.sources_before = highestSource(ctx.store.listSourceIds(run.run_id));
       if (!entry.critic) {
         ctx.store.commit(run.run_id, { threads: [state] });
       } else {
