@@ -13,6 +13,7 @@ import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
 import { STALE_REASON, STALE_STOP_AFTER, isStale, staleStreak } from './stale-round.js';
+import { contradictionsOf, heldAnswers, holdWarning, withHolds, type RunContradiction } from './contradictions.js';
 import { heldWarning, unverifiedAnswers } from './verified-answers.js';
 import {
   admitRoundFacts,
@@ -31,7 +32,7 @@ export type { RoundContext, RoundFactInput, RoundInput, StoredText } from './rou
 export type { RoundDecision } from './round-outcome.js';
 
 /** Throws InputError for the refusals SPEC 4.1 lists; everything else becomes a warning. */
-export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundContext): { state: ThreadState; decision: RoundDecision } {
+export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundContext): { state: ThreadState; decision: RoundDecision; foreign: RunContradiction[] } {
   refuseRound(prev, input);
   const keys = roundKeys(input, ctx);
   const round = prev.rounds.length + 1;
@@ -64,7 +65,20 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   warnings.push(...checkQuery({ query: input.query, earlierQueries: prev.rounds.map((r) => r.query), ...(prev.pending.reformulate_from !== undefined ? { reformulateFrom: prev.pending.reformulate_from } : {}) }).warnings);
   const { subjects, targeted, changes: subjectChanges } = updateSubjects(prev, input, warnings);
   const subQuestions = updateSubQuestions(prev, input, allFacts, warnings);
-  const { contradictions, touched } = updateContradictions(prev, input, round, warnings);
+  const others = ctx.otherContradictions ?? [];
+  const { contradictions, touched, foreign } = updateContradictions(prev, input, round, warnings, others);
+  // Run-wide: a HIGH contradiction of any thread on a page of this thread's facts holds their answers.
+  const runWide = [...contradictions.map((c) => ({ ...c, thread: prev.name })), ...others.map((c) => foreign.find((f) => f.id === c.id) ?? c)];
+  const keyOf = (u: string) => {
+    try {
+      return ctx.canonicalKey(u);
+    } catch {
+      return undefined;
+    }
+  };
+  const holds = heldAnswers(subQuestions, allFacts, runWide, keyOf);
+  warnings.push(...holds.map((h) => holdWarning(h, prev.name)));
+  const shown = withHolds(subQuestions, holds);
 
   // 4. Plateau and escape ladder, then the phase.
   const zeroStreak = newFacts === 0 ? prev.zero_new_streak + 1 : 0;
@@ -78,13 +92,13 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const phaseStep = nextPhase({ order: prev.phase_order, allowances, phase, roundsInPhase: prev.rounds_in_phase + 1, saturation, forceAdvance: level === 2 });
 
   // 5. Convergence: unverified answers hold it back until origins run out; a dead end stops the thread.
-  const unverified = unverifiedAnswers(subQuestions, allFacts);
+  const unverified = unverifiedAnswers(shown, allFacts);
   const held = prev.quick === true || exhausted ? [] : unverified;
   const stuck = deadEnd({ isLastPhase: phaseStep.isLast, exhausted, newFacts, newOrigins: fresh.length });
   const reason = convergence({
-    subQuestions,
+    subQuestions: shown,
     subjectRounds: subjects.map((s) => s.rounds),
-    openHighContradictions: contradictions.filter((c) => c.status === 'OPEN' && c.severity === 'HIGH').length,
+    openHighContradictions: contradictionsOf(prev.name, allFacts, runWide, keyOf).filter((c) => c.status === 'OPEN' && c.severity === 'HIGH').length,
     heldAnswers: held.length,
     plateauL3: level === 3,
     deadEnd: stuck,
@@ -116,6 +130,6 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     keys, round, phase, warnings, facts, allFacts, newFacts, confirming, saturation, overlap, overlapOn,
     roundOrigins, fresh, originRun, exhausted, subjects, targeted, subjectChanges, subQuestions,
     contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action,
-    needsReformulation, phaseReason, stale, staleRun,
+    needsReformulation, phaseReason, stale, staleRun, shown, foreign,
   });
 }

@@ -63,6 +63,9 @@ export interface Contradiction {
   status: ContradictionStatus;
   severity: Level;
   round: number;
+  /** How it was resolved, in the words of the thread that resolved it, and the round it was resolved in. */
+  resolution?: string;
+  resolved_round?: number;
 }
 
 export interface SubjectChange {

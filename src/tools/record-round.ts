@@ -11,6 +11,8 @@ import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
 import { highestSource } from '../engine/stale-round.js';
+import { runContradictions } from '../engine/contradictions.js';
+import { applyForeign, otherThreads, staleCompletions } from './run-contradictions.js';
 import type { ToolDefinition } from './tool.js';
 
 const url = z.string().min(1).max(2048);
@@ -73,6 +75,7 @@ const inputSchema = {
         url_b: url,
         status: z.enum(CONTRADICTION_STATUSES),
         severity: level.optional().describe('Default MEDIUM.'),
+        resolution: z.string().max(1000).optional(),
       }),
     )
     .max(20)
@@ -123,7 +126,9 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
       // A title or quote copied from a structured reply may still carry its fence (SPEC 7).
       const facts = args.facts.map((f) => ({ ...f, ...(f.source_title !== undefined ? { source_title: unfence(f.source_title) } : {}), ...(f.quote !== undefined ? { quote: unfence(f.quote) } : {}) }));
-      const { state: next, decision } = decideRound(state, { ...args, facts }, {
+      const others = otherThreads(ctx, run, state.slug);
+      const { state: next, decision, foreign } = decideRound(state, { ...args, facts }, {
+        otherContradictions: runContradictions(others),
         grounding: ctx.grounding,
         timestamp: ctx.now(),
         canonicalKey,
@@ -137,7 +142,10 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
       // rewrites the same micro-report.
       const name = microReportName(next.slug, decision.round);
-      ctx.store.commit(run.run_id, { artifacts: [{ name, content: renderMicroReport(next, decision.round) }], threads: [next] });
+      const owners = applyForeign(others, foreign);
+      const threads = [next, ...others.map((t) => owners.find((o) => o.name === t.name) ?? t)];
+      const reports = staleCompletions(ctx, run, threads, decision.contradictions?.map((c) => c.id) ?? []);
+      ctx.store.commit(run.run_id, { artifacts: [{ name, content: renderMicroReport(next, decision.round, foreign) }, ...reports], threads: [next, ...owners] });
       return ok({ ...decision, micro_report: replyPath(ctx, run.run_id, name), degraded: run.fetch.degraded });
     });
   },
