@@ -48,6 +48,8 @@ export interface RunState {
   critic: CriticState;
   critique_rounds: CritiqueRound[];
   fetch: FetchTally;
+  /** Slugs of the threads that recorded a contradiction: the only states a run-wide view must read. */
+  contradiction_threads?: string[];
 }
 
 export interface SourceMeta {

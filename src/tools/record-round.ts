@@ -12,7 +12,7 @@ import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
 import { highestSource } from '../engine/stale-round.js';
 import { runContradictions } from '../engine/contradictions.js';
-import { applyForeign, otherThreads, staleCompletions } from './run-contradictions.js';
+import { applyForeign, flagged, otherThreads, staleCompletions } from './run-contradictions.js';
 import type { ToolDefinition } from './tool.js';
 
 const url = z.string().min(1).max(2048);
@@ -143,9 +143,17 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       // rewrites the same micro-report.
       const name = microReportName(next.slug, decision.round);
       const owners = applyForeign(others, foreign);
-      const threads = [next, ...others.map((t) => owners.find((o) => o.name === t.name) ?? t)];
-      const reports = staleCompletions(ctx, run, threads, decision.contradictions?.map((c) => c.id) ?? []);
-      ctx.store.commit(run.run_id, { artifacts: [{ name, content: renderMicroReport(next, decision.round, foreign) }, ...reports], threads: [next, ...owners] });
+      const touched = decision.contradictions?.map((c) => c.id) ?? [];
+      // Completed threads whose reports a touched contradiction shows are written again (rare: read all then).
+      const everyOther = touched.length > 0 ? otherThreads(ctx, run, state.slug, { all: true }) : [];
+      const threads = [next, ...everyOther.map((t) => owners.find((o) => o.name === t.name) ?? t)];
+      const reports = staleCompletions(ctx, run, threads, touched);
+      const runNext = flagged(run, next);
+      ctx.store.commit(run.run_id, {
+        artifacts: [{ name, content: renderMicroReport(next, decision.round, foreign) }, ...reports],
+        threads: [next, ...owners],
+        ...(runNext ? { run: runNext } : {}),
+      });
       return ok({ ...decision, micro_report: replyPath(ctx, run.run_id, name), degraded: run.fetch.degraded });
     });
   },

@@ -15,9 +15,21 @@ export function keyOf(url: string): string | undefined {
   }
 }
 
-/** The run's other started threads, loaded (call under the run lock). */
-export function otherThreads(ctx: ToolContext, run: RunState, slug: string): ThreadState[] {
-  return run.threads.filter((t) => t.slug !== slug).flatMap((t) => ctx.store.loadThread(run.run_id, t.slug) ?? []);
+/**
+ * The run's other threads that recorded a contradiction, loaded (call under the run lock); with `all`,
+ * every other started thread. Only those flagged in run.json are read on every round: a round's cost must
+ * not grow with the number of threads.
+ */
+export function otherThreads(ctx: ToolContext, run: RunState, slug: string, o: { all?: boolean } = {}): ThreadState[] {
+  const flagged = new Set(run.contradiction_threads ?? []);
+  return run.threads.filter((t) => t.slug !== slug && (o.all === true || flagged.has(t.slug))).flatMap((t) => ctx.store.loadThread(run.run_id, t.slug) ?? []);
+}
+
+/** The run with the thread flagged as holding contradictions, or undefined when nothing changes. */
+export function flagged(run: RunState, state: ThreadState): RunState | undefined {
+  const list = run.contradiction_threads ?? [];
+  if (state.contradictions.length === 0 || list.includes(state.slug)) return undefined;
+  return { ...run, contradiction_threads: [...list, state.slug] };
 }
 
 /** Writes contradictions another thread updated back into the thread that recorded them. */
