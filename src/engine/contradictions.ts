@@ -9,6 +9,17 @@ export interface RunContradiction extends Contradiction {
   thread: string;
 }
 
+/** A canonical-key function that answers undefined for a URL without a key, instead of throwing. */
+export function keyOrNone(canonicalKey: (url: string) => string): (url: string) => string | undefined {
+  return (url) => {
+    try {
+      return canonicalKey(url);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 export function idNumber(id: string): number {
   const m = /^C([1-9][0-9]*)$/.exec(id);
   return m ? Number(m[1]) : 0;

@@ -13,7 +13,7 @@ import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
 import { STALE_REASON, STALE_STOP_AFTER, isStale, staleStreak } from './stale-round.js';
-import { contradictionsOf, heldAnswers, holdWarning, withHolds, type RunContradiction } from './contradictions.js';
+import { contradictionsOf, heldAnswers, holdWarning, keyOrNone, withHolds, type RunContradiction } from './contradictions.js';
 import { heldWarning, unverifiedAnswers } from './verified-answers.js';
 import {
   admitRoundFacts,
@@ -69,13 +69,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const { contradictions, touched, foreign } = updateContradictions(prev, input, round, warnings, others);
   // Run-wide: a HIGH contradiction of any thread on a page of this thread's facts holds their answers.
   const runWide = [...contradictions.map((c) => ({ ...c, thread: prev.name })), ...others.map((c) => foreign.find((f) => f.id === c.id) ?? c)];
-  const keyOf = (u: string) => {
-    try {
-      return ctx.canonicalKey(u);
-    } catch {
-      return undefined;
-    }
-  };
+  const keyOf = keyOrNone(ctx.canonicalKey);
   const holds = heldAnswers(subQuestions, allFacts, runWide, keyOf);
   warnings.push(...holds.map((h) => holdWarning(h, prev.name)));
   const shown = withHolds(subQuestions, holds);

@@ -2,7 +2,9 @@ import type { CompletionReason } from '../engine/types.js';
 import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.js';
 import { subjectKeyFinding, subQuestionKeyFinding, supportingFact } from '../engine/key-findings.js';
 import { canonicalKey } from '../engine/canonical-url.js';
-import { contradictionsOf, heldAnswers, runContradictions, withHolds, type RunContradiction } from '../engine/contradictions.js';
+import { contradictionsOf, heldAnswers, keyOrNone, runContradictions, withHolds, type RunContradiction } from '../engine/contradictions.js';
+
+const keyOf = keyOrNone(canonicalKey);
 import { normalizeFactText } from '../engine/facts.js';
 import { cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from '../format/frontmatter.js';
@@ -188,14 +190,6 @@ export function renderCompletionReport(
 /** A key finding cell: the fact and the source id that grounds it, linked to its stored text, or a dash when no grounded fact fits. */
 function finding(f: StoredFact | undefined): string {
   return f ? `${cell(f.fact)} ${f.source_id ? sourceLink(f.source_id) : '[not stored]'}` : '—';
-}
-
-function keyOf(url: string): string | undefined {
-  try {
-    return canonicalKey(url);
-  } catch {
-    return undefined;
-  }
 }
 
 function idNumber(id: string | undefined): number {

@@ -1,19 +1,13 @@
 // The run-wide view of contradictions for the tools that need it (record_round, complete_thread): every
 // thread's contradictions are kept in the thread that recorded them, and read here under the run lock.
 import { canonicalKey } from '../engine/canonical-url.js';
-import { contradictionsOf, runContradictions, type RunContradiction } from '../engine/contradictions.js';
+import { contradictionsOf, keyOrNone, runContradictions, type RunContradiction } from '../engine/contradictions.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import { completionReportName, renderCompletionReport } from '../reports/completion.js';
 import type { RunState } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
 
-export function keyOf(url: string): string | undefined {
-  try {
-    return canonicalKey(url);
-  } catch {
-    return undefined;
-  }
-}
+export const keyOf = keyOrNone(canonicalKey);
 
 /**
  * The run's other threads that recorded a contradiction, loaded (call under the run lock); with `all`,
