@@ -27,13 +27,3 @@ export function sourceNumber(id: string): number {
   const m = /^S([1-9][0-9]*)$/.exec(id);
   return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
 }
-
-/** The highest source number among stored ids (0 when none): the baseline for the thread's next round. */
-export function highestSource(ids: readonly string[]): number {
-  let top = 0;
-  for (const id of ids) {
-    const n = sourceNumber(id);
-    if (Number.isFinite(n) && n > top) top = n;
-  }
-  return top;
-}

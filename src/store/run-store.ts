@@ -357,6 +357,13 @@ export class RunStore {
     return source;
   }
 
+  /** The highest source number handed out, 0 before the first: one small file read, not a listing. */
+  highestSourceNumber(runId: string): number {
+    const file = safeJoin(this.runDir(runId), 'state', 'source-counter.json');
+    const counter = readJson<{ next: number }>(file, this.root);
+    return counter && Number.isSafeInteger(counter.next) && counter.next >= 1 ? counter.next - 1 : 0;
+  }
+
   /** Every stored source id of the run, in numeric order. */
   listSourceIds(runId: string): string[] {
     return readdirSafe(safeJoin(this.runDir(runId), 'sources'), this.root)

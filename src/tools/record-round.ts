@@ -10,7 +10,6 @@ import { confidence, directivesOut, level, phase, runId, strictObject, threadNam
 import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
-import { highestSource } from '../engine/stale-round.js';
 import { runContradictions } from '../engine/contradictions.js';
 import { applyForeign, flagged, otherThreads, staleCompletions } from './run-contradictions.js';
 import type { ToolDefinition } from './tool.js';
@@ -132,7 +131,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         grounding: ctx.grounding,
         timestamp: ctx.now(),
         canonicalKey,
-        sourcesStored: highestSource(ctx.store.listSourceIds(run.run_id)),
+        sourcesStored: ctx.store.highestSourceNumber(run.run_id),
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
           if (!s) return undefined;

@@ -1,6 +1,5 @@
 import { InputError } from '../errors.js';
 import { newThreadState } from '../engine/thread-state.js';
-import { highestSource } from '../engine/stale-round.js';
 import { criticThreadsLeft } from '../engine/critic-budget.js';
 import { slug } from '../engine/slug.js';
 import type { ThreadDefinition } from '../engine/types.js';
@@ -77,7 +76,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         ...(run.brief.source_hints ? { runSourceHints: run.brief.source_hints } : {}),
       });
       // Pages stored before the thread's first round are "already stored" for the stale-round rule.
-      state.sources_before = highestSource(ctx.store.listSourceIds(run.run_id));
+      state.sources_before = ctx.store.highestSourceNumber(run.run_id);
       if (!entry.critic) {
         ctx.store.commit(run.run_id, { threads: [state] });
       } else {
