@@ -12,6 +12,8 @@ export function convergence(i: {
   plateauL3: boolean;
   /** Origin exhaustion's dead end: the last phase, no new site, no new fact. */
   deadEnd?: boolean;
+  /** Two stale rounds in a row: every result already stored, no new fact. */
+  stale?: boolean;
   roundsCompleted: number;
   roundBudget: number;
 }): ConvergenceReason | undefined {
@@ -20,7 +22,7 @@ export function convergence(i: {
     i.subQuestions.length > 0 && i.subQuestions.every((q) => q.status === 'ANSWERED' && ANSWERING.has(q.confidence));
   const covered = i.subjectRounds.every((n) => n >= 1);
   if (answered && covered && i.openHighContradictions === 0 && (i.heldAnswers ?? 0) === 0) return 'CRITERIA_MET';
-  if (i.plateauL3 || i.deadEnd === true) return 'PLATEAU_STOPPED';
+  if (i.plateauL3 || i.deadEnd === true || i.stale === true) return 'PLATEAU_STOPPED';
   if (i.roundsCompleted >= i.roundBudget) return 'BUDGET_EXHAUSTED';
   return undefined;
 }

@@ -122,6 +122,11 @@ export function asQuestion(gap: Pick<CriticGap, 'description' | 'query'>): strin
   return `What do the sources say about ${shortName(gap)}? (${body})`;
 }
 
+/** The loop has stopped: two clean sign-offs in a row, or the critic rounds spent. */
+export function criticStopped(state: Pick<CriticState, 'rounds' | 'clean_signoffs'>, criticRounds: number): boolean {
+  return state.clean_signoffs >= CLEAN_SIGNOFFS_TO_STOP || state.rounds >= criticRounds;
+}
+
 export function emptyCriticState(): CriticState {
   return { rounds: 0, clean_signoffs: 0, open_questions: [] };
 }
@@ -147,7 +152,7 @@ export function applyCritique(
   const clean = input.signoff && material.length === 0;
   const rounds = state.rounds + 1;
   const cleanSignoffs = clean ? state.clean_signoffs + 1 : 0;
-  const stop = cleanSignoffs >= CLEAN_SIGNOFFS_TO_STOP || rounds >= criticRounds;
+  const stop = criticStopped({ rounds, clean_signoffs: cleanSignoffs }, criticRounds);
   // Material gaps the critic budget ran out on are open too: no gap is dropped silently.
   if (stop) for (const g of material) keep(g);
   const next: CriticState = { rounds, clean_signoffs: cleanSignoffs, open_questions: openQuestions };

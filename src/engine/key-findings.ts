@@ -4,6 +4,7 @@
 import type { Confidence } from './types.js';
 import { jaccard, stems } from './similarity.js';
 import { isStopWord, terms } from './text.js';
+import { numbersNotInQuote } from './facts.js';
 
 export interface FindingFact {
   round: number;
@@ -92,6 +93,35 @@ function best<F extends FindingFact>(facts: readonly F[], fits: (f: F) => boolea
     if (!top || rank > 0 || (rank === 0 && f.round >= top.round)) {
       top = f;
       topAffinity = a;
+    }
+  }
+  return top;
+}
+
+/** The share of an investigator's key finding's content words that one grounded fact must state to support it. */
+export const SUPPORT_SHARE = 0.5;
+
+/**
+ * The grounded fact linked to the sub-question that best supports the investigator's own key finding:
+ * the fact with its quote states at least SUPPORT_SHARE of the finding's content words and every number
+ * the finding gives. The completion report shows the finding as written only with such a fact beside it.
+ */
+export function supportingFact<F extends FindingFact & { quote?: string | undefined }>(id: string, facts: readonly F[], finding: string | undefined): F | undefined {
+  if (!finding?.trim()) return undefined;
+  const wanted = stems(finding);
+  if (wanted.size === 0) return undefined;
+  let top: F | undefined;
+  let topShare = 0;
+  for (const f of facts) {
+    if (!f.grounded || !f.sub_questions.includes(id)) continue;
+    const text = `${f.fact} ${f.quote ?? ''}`;
+    const have = stems(text);
+    let shared = 0;
+    for (const w of wanted) if (have.has(w)) shared += 1;
+    const s = shared / wanted.size;
+    if (s >= SUPPORT_SHARE && numbersNotInQuote(finding, text).length === 0 && (top === undefined || s > topShare || (s === topShare && RANK[f.confidence] > RANK[top.confidence]))) {
+      top = f;
+      topShare = s;
     }
   }
   return top;

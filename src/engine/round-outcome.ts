@@ -4,6 +4,7 @@ import type { Action, Confidence, ContradictionStatus, ConvergenceReason, Escape
 import type { Contradiction, OverlapInput, RoundRecord, StoredFact, SubjectChange, SubjectState, SubQuestionState, ThreadState } from './thread-state.js';
 import type { PhaseStep } from './phases.js';
 import { nextDirectives, type Directives } from './directives.js';
+import type { RunContradiction } from './contradictions.js';
 import { subQuestionOrigins } from './verified-answers.js';
 import type { RoundContext, RoundInput, RoundKeys } from './round-parts.js';
 
@@ -68,12 +69,18 @@ export interface RoundOutcome {
   action: Action;
   needsReformulation: boolean;
   phaseReason: string;
+  stale: boolean;
+  staleRun: number;
+  /** The sub-questions as shown: ANSWERED held at PARTIAL by an open HIGH contradiction (contradictions.ts). */
+  shown: SubQuestionState[];
+  /** Contradictions of other threads this round updated, to be written back to them. */
+  foreign: RunContradiction[];
 }
 
-export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundContext, o: RoundOutcome): { state: ThreadState; decision: RoundDecision } {
+export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundContext, o: RoundOutcome): { state: ThreadState; decision: RoundDecision; foreign: RunContradiction[] } {
   const { keys, round, phase, warnings, facts, allFacts, newFacts, confirming, saturation, overlap, overlapOn, roundOrigins, fresh, originRun, exhausted } = o;
   const { subjects, targeted, subjectChanges, subQuestions, contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action } = o;
-  const { needsReformulation, phaseReason } = o;
+  const { needsReformulation, phaseReason, stale, staleRun, shown, foreign } = o;
   const converged = reason !== undefined;
   const record: RoundRecord = {
     round,
@@ -106,6 +113,7 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
   if (input.queries && input.queries.length > 0) record.queries = input.queries;
   // Never beside STOP: a thread that stops escapes nothing.
   if (escape !== undefined && level !== 3 && !converged) record.escape_strategy = escape;
+  if (stale) record.stale = true;
   if (input.next_focus !== undefined) record.next_focus = input.next_focus;
   if (reason !== undefined) record.convergence_reason = reason;
 
@@ -126,6 +134,8 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     converged,
   };
   if (exhausted) state.origins_exhausted = true;
+  state.stale_streak = staleRun;
+  if (ctx.sourcesStored !== undefined) state.sources_before = ctx.sourcesStored;
   if (reason !== undefined) state.convergence_reason = reason;
 
   const decision: RoundDecision = {
@@ -140,7 +150,7 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     phase,
     next_phase: record.next_phase,
     phase_reason: phaseReason,
-    sub_questions: subQuestions.map((q) => ({
+    sub_questions: shown.map((q) => ({
       id: q.id,
       status: q.status,
       ...(q.confidence !== undefined ? { confidence: q.confidence } : {}),
@@ -150,7 +160,7 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     converged,
     warnings,
   };
-  if (touched.length > 0) decision.contradictions = touched.map((id) => ({ id, status: contradictions.find((c) => c.id === id)!.status }));
+  if (touched.length > 0) decision.contradictions = touched.map((id) => ({ id, status: (contradictions.find((c) => c.id === id) ?? foreign.find((c) => c.id === id))!.status }));
   if (record.escape_strategy) decision.escape_strategy = record.escape_strategy;
   if (reason !== undefined) decision.convergence_reason = reason;
   if (converged && unverified.length > 0) decision.unverified_answers = unverified.map((u) => u.id);
@@ -166,11 +176,11 @@ export function assembleRound(prev: ThreadState, input: RoundInput, ctx: RoundCo
     if (next.reformulate_from !== undefined) record.reformulate_from_next = next.reformulate_from;
   }
   record.remaining_gaps = [
-    ...subQuestions.filter((q) => q.status !== 'ANSWERED').map((q) => `${q.id} ${q.status}`),
+    ...shown.filter((q) => q.status !== 'ANSWERED').map((q) => `${q.id} ${q.status}`),
     ...held.map((u) => `${u.id} not yet VERIFIED`),
     ...subjects.filter((s) => s.rounds === 0).map((s) => `subject "${s.name}" not yet targeted`),
   ];
-  return { state, decision };
+  return { state, decision, foreign };
 }
 
 function round4(x: number): number {

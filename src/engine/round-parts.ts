@@ -8,6 +8,7 @@ import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
+import { nextContradictionId, type RunContradiction } from './contradictions.js';
 
 /** A fact as record_round takes it: fact admission's input, plus other sources that state it. */
 export interface RoundFactInput extends FactInput {
@@ -28,7 +29,7 @@ export interface RoundInput {
   subject_updates?: { name: string; status: SubjectStatus; evidence?: string }[];
   disambiguation_updates?: string[];
   /** A contradiction as sent: the server numbers a new one and defaults its severity. */
-  contradictions?: (Omit<Contradiction, 'id' | 'severity' | 'round'> & { id?: string; severity?: Level })[];
+  contradictions?: (Omit<Contradiction, 'id' | 'severity' | 'round' | 'resolved_round'> & { id?: string; severity?: Level })[];
   next_focus?: string;
 }
 
@@ -47,6 +48,10 @@ export interface RoundContext {
   timestamp: string;
   canonicalKey: (url: string) => string;
   storedText: (canonicalKey: string) => StoredText | undefined;
+  /** The contradictions other threads of the run recorded (ids are run-wide; contradictions.ts). */
+  otherContradictions?: RunContradiction[];
+  /** The run's highest stored source number now: the baseline of the thread's next round for stale rounds. */
+  sourcesStored?: number;
 }
 
 export interface RoundKeys {
@@ -239,28 +244,55 @@ export function updateSubQuestions(prev: ThreadState, input: RoundInput, allFact
   return out;
 }
 
-/** New contradictions get the next C<n>; an id updates an existing one. */
-export function updateContradictions(prev: ThreadState, input: RoundInput, round: number, warnings: string[]): { contradictions: Contradiction[]; touched: string[] } {
+/**
+ * New contradictions get the next run-wide C<n>; an id updates an existing one, of this thread or of
+ * another (returned in `foreign`, for the caller to write back to the thread that recorded it).
+ */
+export function updateContradictions(
+  prev: ThreadState,
+  input: RoundInput,
+  round: number,
+  warnings: string[],
+  others: readonly RunContradiction[] = [],
+): { contradictions: Contradiction[]; touched: string[]; foreign: RunContradiction[] } {
   const contradictions: Contradiction[] = prev.contradictions.map((c) => ({ ...c }));
-  const known = prev.contradictions.map((c) => c.id);
+  const foreign: RunContradiction[] = [];
   const touched: string[] = [];
+  const taken = () => [...contradictions, ...others].map((c) => c.id);
   for (const c of input.contradictions ?? []) {
-    const existing = c.id !== undefined ? contradictions.find((x) => x.id === c.id) : undefined;
+    let existing: Contradiction | undefined = c.id !== undefined ? contradictions.find((x) => x.id === c.id) : undefined;
     if (c.id !== undefined && !existing) {
-      const ids = known.length > 0 ? `its ids are ${known.join(', ')}` : 'it has none yet';
-      warnings.push(`contradiction id "${c.id}" is unknown in this thread (ids are per thread; ${ids}); recorded as a new contradiction, C${contradictions.length + 1}`);
+      const theirs = foreign.find((x) => x.id === c.id) ?? others.find((x) => x.id === c.id);
+      if (theirs) {
+        const copy = foreign.includes(theirs) ? theirs : { ...theirs };
+        if (copy !== theirs) foreign.push(copy);
+        existing = copy;
+      } else {
+        const ids = taken();
+        warnings.push(`contradiction id "${c.id}" is unknown in this run (${ids.length > 0 ? `its ids are ${ids.join(', ')}` : 'it has none yet'}); recorded as a new contradiction, ${nextContradictionId(ids)}`);
+      }
     }
     if (existing) {
+      const wasOpen = existing.status === 'OPEN';
       Object.assign(existing, { ...c, id: existing.id, severity: c.severity ?? existing.severity, round: existing.round });
+      if (wasOpen && c.status === 'RESOLVED') existing.resolved_round = round;
+      if (c.status === 'OPEN') delete existing.resolved_round;
       touched.push(existing.id);
     } else {
-      const id = `C${contradictions.length + 1}`;
+      const id = nextContradictionId(taken());
       const { claim, source_a, url_a, source_b, url_b, status } = c;
-      contradictions.push({ id, claim, source_a, url_a, source_b, url_b, status, severity: c.severity ?? 'MEDIUM', round });
+      const added: Contradiction = { id, claim, source_a, url_a, source_b, url_b, status, severity: c.severity ?? 'MEDIUM', round };
+      if (c.resolution !== undefined) added.resolution = c.resolution;
+      if (status === 'RESOLVED') added.resolved_round = round;
+      contradictions.push(added);
       touched.push(id);
     }
+    const now = contradictions.find((x) => x.id === touched.at(-1)) ?? foreign.find((x) => x.id === touched.at(-1));
+    if (now && now.status === 'RESOLVED' && !now.resolution?.trim()) {
+      warnings.push(`${now.id} is RESOLVED without a resolution: send it again with resolution (how it was settled, and by which source) so the completion reports can show it`);
+    }
   }
-  return { contradictions, touched };
+  return { contradictions, touched, foreign };
 }
 
 /** The URLs a recorded round offers the overlap rule: its search results, else the pages it read. */

@@ -12,6 +12,8 @@ import { convergence } from './convergence.js';
 import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
+import { STALE_REASON, STALE_STOP_AFTER, isStale, staleStreak } from './stale-round.js';
+import { contradictionsOf, heldAnswers, holdWarning, keyOrNone, withHolds, type RunContradiction } from './contradictions.js';
 import { heldWarning, unverifiedAnswers } from './verified-answers.js';
 import {
   admitRoundFacts,
@@ -30,7 +32,7 @@ export type { RoundContext, RoundFactInput, RoundInput, StoredText } from './rou
 export type { RoundDecision } from './round-outcome.js';
 
 /** Throws InputError for the refusals SPEC 4.1 lists; everything else becomes a warning. */
-export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundContext): { state: ThreadState; decision: RoundDecision } {
+export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundContext): { state: ThreadState; decision: RoundDecision; foreign: RunContradiction[] } {
   refuseRound(prev, input);
   const keys = roundKeys(input, ctx);
   const round = prev.rounds.length + 1;
@@ -54,12 +56,23 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const fresh = newOrigins(roundOrigins, new Set(prev.rounds.flatMap((r) => r.origins ?? [])));
   const originRun = originStreak({ prevStreak: prev.origin_streak ?? 0, phase, order: prev.phase_order, newOrigins: fresh.length });
   const exhausted = prev.origins_exhausted === true || originRun >= EXHAUSTED_AFTER;
+  const basis = overlapOn === 'search_results' ? keys.results : keys.visited;
+  const stale = isStale({ resultSourceIds: basis.map((k) => ctx.storedText(k)?.source_id), storedBefore: prev.sources_before, newFacts });
+  const staleRun = staleStreak(prev.stale_streak ?? 0, stale);
+  const staleStop = staleRun >= STALE_STOP_AFTER;
 
   // 3. Query checks, subjects, sub-questions, contradictions: recorded with warnings, never refused.
   warnings.push(...checkQuery({ query: input.query, earlierQueries: prev.rounds.map((r) => r.query), ...(prev.pending.reformulate_from !== undefined ? { reformulateFrom: prev.pending.reformulate_from } : {}) }).warnings);
   const { subjects, targeted, changes: subjectChanges } = updateSubjects(prev, input, warnings);
   const subQuestions = updateSubQuestions(prev, input, allFacts, warnings);
-  const { contradictions, touched } = updateContradictions(prev, input, round, warnings);
+  const others = ctx.otherContradictions ?? [];
+  const { contradictions, touched, foreign } = updateContradictions(prev, input, round, warnings, others);
+  // Run-wide: a HIGH contradiction of any thread on a page of this thread's facts holds their answers.
+  const runWide = [...contradictions.map((c) => ({ ...c, thread: prev.name })), ...others.map((c) => foreign.find((f) => f.id === c.id) ?? c)];
+  const keyOf = keyOrNone(ctx.canonicalKey);
+  const holds = heldAnswers(subQuestions, allFacts, runWide, keyOf);
+  warnings.push(...holds.map((h) => holdWarning(h, prev.name)));
+  const shown = withHolds(subQuestions, holds);
 
   // 4. Plateau and escape ladder, then the phase.
   const zeroStreak = newFacts === 0 ? prev.zero_new_streak + 1 : 0;
@@ -73,21 +86,23 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const phaseStep = nextPhase({ order: prev.phase_order, allowances, phase, roundsInPhase: prev.rounds_in_phase + 1, saturation, forceAdvance: level === 2 });
 
   // 5. Convergence: unverified answers hold it back until origins run out; a dead end stops the thread.
-  const unverified = unverifiedAnswers(subQuestions, allFacts);
+  const unverified = unverifiedAnswers(shown, allFacts);
   const held = prev.quick === true || exhausted ? [] : unverified;
   const stuck = deadEnd({ isLastPhase: phaseStep.isLast, exhausted, newFacts, newOrigins: fresh.length });
   const reason = convergence({
-    subQuestions,
+    subQuestions: shown,
     subjectRounds: subjects.map((s) => s.rounds),
-    openHighContradictions: contradictions.filter((c) => c.status === 'OPEN' && c.severity === 'HIGH').length,
+    openHighContradictions: contradictionsOf(prev.name, allFacts, runWide, keyOf).filter((c) => c.status === 'OPEN' && c.severity === 'HIGH').length,
     heldAnswers: held.length,
     plateauL3: level === 3,
     deadEnd: stuck,
+    stale: staleStop,
     roundsCompleted: round,
     roundBudget: prev.round_budget,
   });
   const converged = reason !== undefined;
   if (!converged) warnings.push(...held.map(heldWarning));
+  if (stale && !converged) warnings.push('every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read');
 
   // 6. One action per round (SPEC 4.1): the first that holds of STOP, ADVANCE_PHASE, REFORMULATE, CONTINUE.
   // A reformulation that coincides with a phase change still shows in next.reformulate_from.
@@ -98,7 +113,9 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   if (driftForcesReformulation && !converged) warnings.push('the last results drifted off topic several times in a row: the next query must be reformulated');
   const phaseReason = !converged
     ? phaseStep.reason
-    : reason === 'PLATEAU_STOPPED' && stuck && level !== 3
+    : reason === 'PLATEAU_STOPPED' && staleStop
+      ? `${STALE_REASON}: the thread stopped (${reason}), no next round`
+      : reason === 'PLATEAU_STOPPED' && stuck && level !== 3
       ? `${DEAD_END_REASON}: the thread stopped (${reason}), no next round`
       : `the thread stopped (${reason}): no next round`;
 
@@ -107,6 +124,6 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     keys, round, phase, warnings, facts, allFacts, newFacts, confirming, saturation, overlap, overlapOn,
     roundOrigins, fresh, originRun, exhausted, subjects, targeted, subjectChanges, subQuestions,
     contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action,
-    needsReformulation, phaseReason,
+    needsReformulation, phaseReason, stale, staleRun, shown, foreign,
   });
 }

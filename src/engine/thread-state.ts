@@ -63,6 +63,9 @@ export interface Contradiction {
   status: ContradictionStatus;
   severity: Level;
   round: number;
+  /** How it was resolved, in the words of the thread that resolved it, and the round it was resolved in. */
+  resolution?: string;
+  resolved_round?: number;
 }
 
 export interface SubjectChange {
@@ -95,6 +98,8 @@ export interface RoundRecord {
   plateau_level: 0 | 1 | 2 | 3;
   action: Action;
   escape_strategy?: EscapeStrategy;
+  /** Every result was already stored in the run and the round added no fact. */
+  stale?: boolean;
   next_phase: Phase;
   phase_reason: string;
   targeted_subjects: string[];
@@ -145,6 +150,9 @@ export interface ThreadState {
   /** Late-phase rounds in a row with no new site; origins are exhausted at 2 and stay so. */
   origin_streak?: number;
   origins_exhausted?: boolean;
+  /** Stale rounds in a row (stale-round.ts), and the run's highest source number when the next round began. */
+  stale_streak?: number;
+  sources_before?: number;
   /** Quick tier: convergence does not wait for VERIFIED answers. */
   quick?: boolean;
   drift_streak: number;

@@ -1,6 +1,10 @@
 import type { CompletionReason } from '../engine/types.js';
 import type { StoredFact, ThreadGap, ThreadState } from '../engine/thread-state.js';
-import { subjectKeyFinding, subQuestionKeyFinding } from '../engine/key-findings.js';
+import { subjectKeyFinding, subQuestionKeyFinding, supportingFact } from '../engine/key-findings.js';
+import { canonicalKey } from '../engine/canonical-url.js';
+import { contradictionsOf, heldAnswers, keyOrNone, runContradictions, withHolds, type RunContradiction } from '../engine/contradictions.js';
+
+const keyOf = keyOrNone(canonicalKey);
 import { normalizeFactText } from '../engine/facts.js';
 import { cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from '../format/frontmatter.js';
@@ -28,6 +32,8 @@ export function renderCompletionReport(
   reason: CompletionReason,
   gaps: ThreadGap[],
   lookup: SourceTitleLookup,
+  /** Every thread's contradictions (run-wide ids); without it, the thread's own. */
+  all: readonly RunContradiction[] = runContradictions([state]),
 ): string {
   const microReports = state.rounds.map((r) => microReportName(state.slug, r.round));
   const phases: string[] = [];
@@ -89,9 +95,15 @@ export function renderCompletionReport(
     })),
     ...(unlinked.length > 0 ? [{ heading: 'Not linked to a sub-question', facts: unlinked.map(factView) }] : []),
   ];
-  const open = state.contradictions.filter((c) => c.status === 'OPEN');
+  // Its own contradictions and other threads' on pages of its facts; a HIGH open one holds answers.
+  const mine = contradictionsOf(state.name, state.facts, all, keyOf);
+  const open = mine.filter((c) => c.status === 'OPEN');
+  const resolved = mine.filter((c) => c.status === 'RESOLVED');
+  const holds = heldAnswers(state.sub_questions, state.facts, all, keyOf);
+  const shown = withHolds(state.sub_questions, holds);
+  const recordedBy = (c: RunContradiction) => (c.thread === state.name ? 'this thread' : cell(c.thread));
   const maxNew = Math.max(1, ...state.rounds.map((r) => r.new_facts));
-  const unverified = unverifiedAnswers(state.sub_questions, state.facts);
+  const unverified = unverifiedAnswers(shown, state.facts);
 
   const body = render('thread-completion', {
     thread: inline(state.name),
@@ -106,13 +118,20 @@ export function renderCompletionReport(
       unverified.length === 0
         ? 'none'
         : unverified.map((u) => `${inline(u.id)} (rests on ${u.origins.length > 0 ? u.origins.join(', ') : 'no grounded site'})`).join('; '),
-    sub_questions: state.sub_questions.map((q) => ({
-      id: cell(q.id),
-      question: cell(q.question),
-      status: q.status,
-      confidence: cell(q.confidence),
-      key_finding: finding(subQuestionKeyFinding(q.id, state.facts, q.key_finding)),
-    })),
+    sub_questions: shown.map((q) => {
+      const held = holds.find((h) => h.id === q.id);
+      const computed = finding(subQuestionKeyFinding(q.id, state.facts, q.key_finding));
+      // The investigator's own words, when a grounded fact linked to the sub-question supports them.
+      const support = supportingFact(q.id, state.facts, q.key_finding);
+      return {
+        id: cell(q.id),
+        question: cell(q.question),
+        status: held ? `${q.status} (held by ${held.contradiction.id})` : q.status,
+        confidence: cell(q.confidence),
+        key_finding: support && q.key_finding ? `${cell(q.key_finding)} ${support.source_id ? sourceLink(support.source_id) : '[not stored]'}` : computed,
+        computed_finding: support ? computed : 'same',
+      };
+    }),
     subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts, { evidence: s.evidence, targetedRounds: state.rounds.filter((r) => r.targeted_subjects.includes(s.name)).map((r) => r.round) })) })),
     fact_groups: factGroups,
     has_sources: sources.length > 0,
@@ -124,6 +143,17 @@ export function renderCompletionReport(
       source_a: cell(c.source_a),
       source_b: cell(c.source_b),
       severity: c.severity,
+      recorded_by: recordedBy(c),
+    })),
+    has_resolved_contradictions: resolved.length > 0,
+    resolved_contradictions: resolved.map((c) => ({
+      id: c.id,
+      claim: cell(c.claim),
+      source_a: cell(c.source_a),
+      source_b: cell(c.source_b),
+      resolution: c.resolution?.trim() ? cell(c.resolution) : 'not said',
+      round: c.resolved_round ?? '—',
+      recorded_by: recordedBy(c),
     })),
     has_gaps: gaps.length > 0,
     gaps: gaps.map((g) => ({

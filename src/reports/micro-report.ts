@@ -1,18 +1,20 @@
-import type { RoundRecord, ThreadState } from '../engine/thread-state.js';
+import type { Contradiction, RoundRecord, ThreadState } from '../engine/thread-state.js';
 import { block, cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from '../format/frontmatter.js';
 import { originsLabel } from '../engine/basis.js';
 import { DEAD_END_REASON } from '../engine/origin-exhaustion.js';
+import { STALE_REASON } from '../engine/stale-round.js';
 
 export function microReportName(slug: string, round: number): string {
   return `micro-report-${slug}-round-${round}.md`;
 }
 
 /** Renders round `round` of the thread from state alone (the timestamp is the one recorded). */
-export function renderMicroReport(state: ThreadState, round: number): string {
+export function renderMicroReport(state: ThreadState, round: number, othersUpdated: readonly Contradiction[] = []): string {
   const r = state.rounds[round - 1] as RoundRecord;
   const facts = state.facts.filter((f) => f.round === round);
-  const contradictions = state.contradictions.filter((c) => r.contradiction_ids.includes(c.id));
+  // Ids are run-wide: a round may update another thread's contradiction.
+  const contradictions = [...state.contradictions, ...othersUpdated].filter((c) => r.contradiction_ids.includes(c.id));
   const remaining = r.remaining_gaps;
   const body = render('micro-report', {
     thread: inline(state.name),
@@ -55,7 +57,7 @@ export function renderMicroReport(state: ThreadState, round: number): string {
     phase: r.phase,
     next_phase: r.next_phase,
     phase_reason: r.converged
-      ? `thread converged: ${r.convergence_reason ?? ''}${r.phase_reason.startsWith(DEAD_END_REASON) ? ` (${DEAD_END_REASON} and nothing new)` : ''}`
+      ? `thread converged: ${r.convergence_reason ?? ''}${r.phase_reason.startsWith(DEAD_END_REASON) ? ` (${DEAD_END_REASON} and nothing new)` : r.phase_reason.startsWith(STALE_REASON) ? ` (${STALE_REASON})` : ''}`
       : r.phase_reason,
     focus: inline(r.next_focus),
     forced_subject: r.forced_subject_next,

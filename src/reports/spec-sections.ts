@@ -17,6 +17,7 @@ export const COMPLETION_SECTIONS = [
   'Facts',
   'All Sources Consulted',
   'Open Contradictions',
+  'Resolved Contradictions',
   'Gaps Remaining',
   'Plateau History',
 ] as const;

@@ -48,6 +48,8 @@ export interface RunState {
   critic: CriticState;
   critique_rounds: CritiqueRound[];
   fetch: FetchTally;
+  /** Slugs of the threads that recorded a contradiction: the only states a run-wide view must read. */
+  contradiction_threads?: string[];
 }
 
 export interface SourceMeta {
@@ -353,6 +355,13 @@ export class RunStore {
     const source: StoredSource = { ...meta, markdown: body };
     this.sourceCache.set(`${runId}/${id}`, { source, mtimeMs: mtimeOf(path_) });
     return source;
+  }
+
+  /** The highest source number handed out, 0 before the first: one small file read, not a listing. */
+  highestSourceNumber(runId: string): number {
+    const file = safeJoin(this.runDir(runId), 'state', 'source-counter.json');
+    const counter = readJson<{ next: number }>(file, this.root);
+    return counter && Number.isSafeInteger(counter.next) && counter.next >= 1 ? counter.next - 1 : 0;
   }
 
   /** Every stored source id of the run, in numeric order. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { completionReportName, renderCompletionReport } from '../reports/completion.js';
+import { runContradictions } from '../engine/contradictions.js';
+import { completionArtifact, otherThreads } from './run-contradictions.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { runId, threadName } from './schemas.js';
@@ -47,12 +48,9 @@ export const completeThread: ToolDefinition<typeof inputSchema> = {
       const reason = state.completed?.reason ?? state.convergence_reason ?? 'ENDED_EARLY';
       const gaps = args.gaps ?? state.completed?.gaps ?? [];
       const next = { ...state, completed: { reason, gaps } };
-      const report = renderCompletionReport(next, reason, gaps, (key) => {
-        const s = ctx.store.lookupSource(run.run_id, key);
-        return s ? { id: s.id, title: s.title } : undefined;
-      });
-      const name = completionReportName(state.slug);
-      ctx.store.commit(run.run_id, { artifacts: [{ name, content: report }], threads: [next] });
+      const report = completionArtifact(ctx, run, next, runContradictions([next, ...otherThreads(ctx, run, state.slug)]));
+      ctx.store.commit(run.run_id, { artifacts: [report], threads: [next] });
+      const name = report.name;
       return ok({ path: replyPath(ctx, run.run_id, name), convergence_reason: reason, rounds_executed: state.rounds.length });
     });
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLEAN_SIGNOFFS_TO_STOP, UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';
+import { criticThreadBudget, criticThreadsLeft } from '../engine/critic-budget.js';
 import { renderCritique } from '../reports/critique.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
@@ -69,9 +70,9 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
       };
       const next = { ...run, critic: result.state, critique_rounds: [...run.critique_rounds, round] };
       ctx.store.commit(run.run_id, { artifacts: [{ name: 'critique.md', content: renderCritique(next, result.stop) }], run: next });
-      // Critic threads are bounded by the critic rounds, not by max_threads.
+      // Critic threads are bounded by the critic rounds, not by max_threads: what start_thread will take.
       const criticThreads = run.threads.filter((t) => t.critic).length;
-      const left = Math.max(0, run.budgets.critic_rounds - criticThreads);
+      const left = criticThreadsLeft({ criticRounds: run.budgets.critic_rounds, opened: criticThreads, state: result.state });
       const definition =
         result.next_gap && left > 0
           ? nextDefinition(result.next_gap, run.threads.map((t) => t.name), criticThreads + 1)
@@ -81,7 +82,9 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         ? result.state.clean_signoffs >= CLEAN_SIGNOFFS_TO_STOP
           ? `${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row: write the report.`
           : `Critic rounds spent (${result.state.rounds} of ${run.budgets.critic_rounds})${result.open_material_gaps > 0 ? `: the ${result.open_material_gaps} material gap${result.open_material_gaps === 1 ? '' : 's'} still open ${result.open_material_gaps === 1 ? 'is' : 'are'} in open_questions; the report's Open Questions must list ${result.open_material_gaps === 1 ? 'it' : 'them'}` : ''}. Write the report.`
-        : result.next_target === undefined
+        : result.next_target !== undefined && left === 0
+          ? `No critic thread is left (${criticThreads} of ${criticThreadBudget(run.budgets.critic_rounds)} open): finish the open critic threads, then critique again; a material gap still open when the loop stops goes to open_questions.`
+          : result.next_target === undefined
           ? // The loop wants another, independent critique (SPEC 4.1: two clean sign-offs in a row), which a copy of this one is not.
             `Run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material); do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}`
           : undefined;
@@ -91,8 +94,7 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
         stop: result.stop,
         next_target: result.next_target,
         next_definition: definition,
-        // No critic thread can open once the loop has stopped.
-        critic_threads_left: result.stop ? 0 : left,
+        critic_threads_left: left,
         open_material_gaps: result.open_material_gaps,
         open_questions: result.state.open_questions,
         ...(nextStep !== undefined ? { next_step: nextStep } : {}),

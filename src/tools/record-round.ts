@@ -10,6 +10,8 @@ import { confidence, directivesOut, level, phase, runId, strictObject, threadNam
 import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
+import { runContradictions } from '../engine/contradictions.js';
+import { applyForeign, flagged, otherThreads, staleCompletions } from './run-contradictions.js';
 import type { ToolDefinition } from './tool.js';
 
 const url = z.string().min(1).max(2048);
@@ -72,6 +74,7 @@ const inputSchema = {
         url_b: url,
         status: z.enum(CONTRADICTION_STATUSES),
         severity: level.optional().describe('Default MEDIUM.'),
+        resolution: z.string().max(1000).optional(),
       }),
     )
     .max(20)
@@ -122,10 +125,13 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
       // A title or quote copied from a structured reply may still carry its fence (SPEC 7).
       const facts = args.facts.map((f) => ({ ...f, ...(f.source_title !== undefined ? { source_title: unfence(f.source_title) } : {}), ...(f.quote !== undefined ? { quote: unfence(f.quote) } : {}) }));
-      const { state: next, decision } = decideRound(state, { ...args, facts }, {
+      const others = otherThreads(ctx, run, state.slug);
+      const { state: next, decision, foreign } = decideRound(state, { ...args, facts }, {
+        otherContradictions: runContradictions(others),
         grounding: ctx.grounding,
         timestamp: ctx.now(),
         canonicalKey,
+        sourcesStored: ctx.store.highestSourceNumber(run.run_id),
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
           if (!s) return undefined;
@@ -135,7 +141,18 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again
       // rewrites the same micro-report.
       const name = microReportName(next.slug, decision.round);
-      ctx.store.commit(run.run_id, { artifacts: [{ name, content: renderMicroReport(next, decision.round) }], threads: [next] });
+      const owners = applyForeign(others, foreign);
+      const touched = decision.contradictions?.map((c) => c.id) ?? [];
+      // Completed threads whose reports a touched contradiction shows are written again (rare: read all then).
+      const everyOther = touched.length > 0 ? otherThreads(ctx, run, state.slug, { all: true }) : [];
+      const threads = [next, ...everyOther.map((t) => owners.find((o) => o.name === t.name) ?? t)];
+      const reports = staleCompletions(ctx, run, threads, touched);
+      const runNext = flagged(run, next);
+      ctx.store.commit(run.run_id, {
+        artifacts: [{ name, content: renderMicroReport(next, decision.round, foreign) }, ...reports],
+        threads: [next, ...owners],
+        ...(runNext ? { run: runNext } : {}),
+      });
       return ok({ ...decision, micro_report: replyPath(ctx, run.run_id, name), degraded: run.fetch.degraded });
     });
   },

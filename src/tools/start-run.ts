@@ -9,6 +9,7 @@ import { annotationsFor, ok } from './result.js';
 import { level, sourceHints, strictObject, threadDefinition, threadName } from './schemas.js';
 import { replyPath } from './paths.js';
 import { planWarnings } from '../engine/plan-checks.js';
+import { criticThreadBudget, criticThreadsLeft } from '../engine/critic-budget.js';
 import { primaryOrigins } from './primary-origins.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -83,7 +84,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
     const baseId = runIdFor(args.question);
     const fetches = maxFetches(depth, brief.threads.length);
     const names = brief.threads.map((t) => t.name);
-    const reply = (runId: string, resumed: boolean, dry: boolean, r: { brief: Brief; threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth }) =>
+    const reply = (runId: string, resumed: boolean, dry: boolean, r: { brief: Brief; threads: string[]; budgets: typeof budgets; max_fetches: number; depth: Depth; critic_threads: number }) =>
       ok({
         run_id: runId,
         artifact_dir: runId,
@@ -93,8 +94,8 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
         dry_run: dry,
         threads: r.threads,
         budgets: r.budgets,
-        // Critic threads are bounded by the critic rounds, not by max_threads (SPEC 4.1 critic loop).
-        critic_threads: r.budgets.critic_rounds,
+        // Critic threads are bounded by the critic rounds, not by max_threads (SPEC 11.1 critic budget).
+        critic_threads: r.critic_threads,
         max_fetches: r.max_fetches,
         depth: r.depth,
         warnings: planWarnings(r.brief, r.budgets, r.depth),
@@ -102,7 +103,8 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       });
     const existingReply = (runId: string, dry: boolean) => {
       const run = ctx.store.loadRun(runId);
-      return reply(runId, true, dry, { brief: run.brief, threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth });
+      const critic_threads = criticThreadsLeft({ criticRounds: run.budgets.critic_rounds, opened: run.threads.filter((t) => t.critic).length, state: run.critic });
+      return reply(runId, true, dry, { brief: run.brief, threads: run.threads.map((t) => t.name), budgets: run.budgets, max_fetches: run.max_fetches, depth: run.depth, critic_threads });
     };
     const pick = (): { runId: string; resumed: boolean } => {
       const existing = ctx.store.runsOf(baseId);
@@ -116,7 +118,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
 
     if (args.dry_run === true) {
       const { runId, resumed } = pick();
-      return resumed ? existingReply(runId, true) : reply(runId, false, true, { brief, threads: names, budgets, max_fetches: fetches, depth });
+      return resumed ? existingReply(runId, true) : reply(runId, false, true, { brief, threads: names, budgets, max_fetches: fetches, depth, critic_threads: criticThreadBudget(budgets.critic_rounds) });
     }
     // Choosing the id and creating the folder happen under one lock of the artifacts root.
     return ctx.store.lockRoot(() => {
@@ -134,7 +136,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       });
       return ctx.store.lock(runId, () => {
         ctx.store.commit(runId, { artifacts: [{ name: 'brief.md', content: renderBrief(run) }], run });
-        return reply(runId, false, false, { brief, threads: names, budgets, max_fetches: fetches, depth });
+        return reply(runId, false, false, { brief, threads: names, budgets, max_fetches: fetches, depth, critic_threads: criticThreadBudget(budgets.critic_rounds) });
       });
     });
   },

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { newThreadState } from '../engine/thread-state.js';
+import { criticThreadsLeft } from '../engine/critic-budget.js';
 import { slug } from '../engine/slug.js';
 import type { ThreadDefinition } from '../engine/types.js';
 import { renderBrief } from '../reports/brief.js';
@@ -35,6 +36,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
       const run = ctx.store.loadRun(args.run_id);
       let entry = run.threads.find((t) => t.name === args.thread);
       let definition: ThreadDefinition | undefined;
+      const warnings: string[] = [];
       if (entry) {
         const existing = ctx.store.loadThread(run.run_id, entry.slug);
         if (existing) return ok(threadSummary(run, existing));
@@ -55,6 +57,11 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
           ids.add(q.id);
         }
         definition = primaryOrigins({ ...def, name: args.thread } as ThreadDefinition, 'definition');
+        // Never a refusal (as record_critique past its budget), but never silent either.
+        const opened = run.threads.filter((t) => t.critic).length;
+        if (criticThreadsLeft({ criticRounds: run.budgets.critic_rounds, opened, state: run.critic }) === 0) {
+          warnings.push(`this critic thread is beyond the critic budget (${opened} open; record_critique said critic_threads_left 0): it will not be critiqued; list what it cannot close in the report's Open Questions`);
+        }
         entry = { name: args.thread, slug: slug(args.thread), critic: true };
         run.threads.push(entry);
       }
@@ -68,6 +75,8 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
         quick: run.depth === 'quick',
         ...(run.brief.source_hints ? { runSourceHints: run.brief.source_hints } : {}),
       });
+      // Pages stored before the thread's first round are "already stored" for the stale-round rule.
+      state.sources_before = ctx.store.highestSourceNumber(run.run_id);
       if (!entry.critic) {
         ctx.store.commit(run.run_id, { threads: [state] });
       } else {
@@ -78,7 +87,7 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
           .map((t) => t.definition);
         ctx.store.commit(run.run_id, { artifacts: [{ name: 'brief.md', content: renderBrief(run, critics) }], threads: [state], run });
       }
-      return ok(threadSummary(run, state));
+      return ok({ ...threadSummary(run, state), ...(warnings.length > 0 ? { warnings } : {}) });
     });
   },
 };

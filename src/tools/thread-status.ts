@@ -4,6 +4,8 @@ import { runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
 import { threadStatusOutput, threadSummary } from './thread-summary.js';
 import type { ToolDefinition } from './tool.js';
+import { heldAnswers, runContradictions } from '../engine/contradictions.js';
+import { keyOf, otherThreads } from './run-contradictions.js';
 
 const inputSchema = { run_id: runId, thread: threadName };
 
@@ -19,6 +21,7 @@ export const threadStatus: ToolDefinition<typeof inputSchema> = {
   },
   handler(args, ctx: ToolContext) {
     const { run, state } = requireThread(ctx, args.run_id, args.thread);
-    return ok(threadSummary(run, state));
+    const all = runContradictions([state, ...otherThreads(ctx, run, state.slug)]);
+    return ok(threadSummary(run, state, heldAnswers(state.sub_questions, state.facts, all, keyOf)));
   },
 };

@@ -4,6 +4,7 @@ import { nextDirectives } from '../engine/directives.js';
 import { phasePlan } from '../engine/phases.js';
 import type { Phase } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
+import type { HeldAnswer } from '../engine/contradictions.js';
 import type { RunState } from '../store/run-store.js';
 import { z } from 'zod';
 import { directivesOut, phase } from './schemas.js';
@@ -19,7 +20,8 @@ export const threadStatusOutput = {
   next: directivesOut.optional(),
 };
 
-export function threadSummary(run: RunState, s: ThreadState): Record<string, unknown> {
+/** `held`: answers an OPEN HIGH contradiction of the run holds at PARTIAL (contradictions.ts). */
+export function threadSummary(run: RunState, s: ThreadState, held: readonly HeldAnswer[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {
     thread: s.name,
     round_budget: s.round_budget,
@@ -30,7 +32,10 @@ export function threadSummary(run: RunState, s: ThreadState): Record<string, unk
     convergence_reason: s.convergence_reason,
     completed: s.completed !== undefined,
     degraded: run.fetch.degraded,
-    sub_questions: s.sub_questions.map((q) => `${q.id} ${q.status}${q.confidence ? ` ${q.confidence}` : ''}`),
+    sub_questions: s.sub_questions.map((q) => {
+      const h = held.find((x) => x.id === q.id);
+      return `${q.id} ${h ? `PARTIAL (held by ${h.contradiction.id})` : q.status}${q.confidence ? ` ${q.confidence}` : ''}`;
+    }),
     subjects: s.subjects.map((x) => `${x.name}: ${x.rounds} rounds, ${x.status}`),
     facts: s.facts.length,
   };

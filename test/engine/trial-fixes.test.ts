@@ -89,13 +89,21 @@ describe('contradiction ids', () => {
     expect(decideRound(thread(), round({}), ctx(CHANGELOG)).decision.contradictions).toBeUndefined();
   });
 
-  it('an unknown id says ids are per thread and lists this thread’s', () => {
+  it('an unknown id lists the run’s ids (issue 24: ids are run-wide)', () => {
     const r1 = decideRound(thread(), round({ contradictions: [c] }), ctx(CHANGELOG));
     const r2 = decideRound(r1.state, round({ contradictions: [{ ...c, id: 'C7', status: 'RESOLVED' }] }), ctx(CHANGELOG));
-    expect(r2.decision.warnings).toContain('contradiction id "C7" is unknown in this thread (ids are per thread; its ids are C1); recorded as a new contradiction, C2');
+    expect(r2.decision.warnings).toContain('contradiction id "C7" is unknown in this run (its ids are C1); recorded as a new contradiction, C2');
     expect(r2.decision.contradictions).toEqual([{ id: 'C2', status: 'RESOLVED' }]);
     const fresh = decideRound(thread(), round({ contradictions: [{ ...c, id: 'C1' }] }), ctx(CHANGELOG));
-    expect(fresh.decision.warnings).toContain('contradiction id "C1" is unknown in this thread (ids are per thread; it has none yet); recorded as a new contradiction, C1');
+    expect(fresh.decision.warnings).toContain('contradiction id "C1" is unknown in this run (it has none yet); recorded as a new contradiction, C1');
+  });
+
+  it('a new id follows every thread’s, and an id of another thread updates it there', () => {
+    const theirs = { ...c, id: 'C3', severity: 'MEDIUM' as const, round: 2, thread: 'Other' };
+    const r = decideRound(thread(), round({ contradictions: [c, { ...c, id: 'C3', status: 'RESOLVED', resolution: 'the manual is newer' }] }), { ...ctx(CHANGELOG), otherContradictions: [theirs] });
+    expect(r.decision.contradictions).toEqual([{ id: 'C4', status: 'OPEN' }, { id: 'C3', status: 'RESOLVED' }]);
+    expect(r.foreign).toEqual([{ ...theirs, status: 'RESOLVED', resolution: 'the manual is newer', resolved_round: 1 }]);
+    expect(r.state.contradictions.map((x) => x.id)).toEqual(['C4']);
   });
 });
 

@@ -217,12 +217,12 @@ describe('record_critique: the next thread', () => {
       sub_questions: [{ id: 'SQ-1', question: 'What do the sources say about four-day week extra staff? (No source says what the extra staff cost)' }],
       subjects: [],
     });
-    expect(c1.critic_threads_left).toBe(3);
+    expect(c1.critic_threads_left).toBe(2);
     expect(c1.open_questions).toEqual(['Long-run effects unknown.']);
     const { name, ...definition } = c1.next_definition;
     await h.ok('start_thread', { run_id, thread: name, definition: { ...definition, subjects: ['Svartedalen'] } });
     const c2 = await h.ok('record_critique', { run_id, gaps: [gap()], signoff: false });
-    expect(c2.critic_threads_left).toBe(2);
+    expect(c2.critic_threads_left).toBe(1);
     expect(c2.next_definition.name).toBe('Critic 2: four-day week extra staff');
   });
 

@@ -34,10 +34,18 @@ beforeAll(async () => {
   });
   runId = r.run_id;
   const letters = 'ABCDEFGHI'.split('');
-  for (const [i, c] of letters.entries()) await seedSource(h.root, runId, url(c), PAGE(i + 1), `Report ${c}`);
   const start = await h.ok('start_thread', { run_id: runId, thread: T });
   expect(start.next).toMatchObject({ round: 1, phase: 'SURVEY' });
+  // Each page is stored as the round that first reads it fetches it (a page stored before a round that
+  // reads nothing else would make that round stale).
+  const seeded = new Set<string>();
   const round = async (args: Record<string, unknown>) => {
+    for (const u of args.urls_visited as string[]) {
+      const c = /example\.org\/([A-I])/.exec(u)?.[1];
+      if (c === undefined || seeded.has(c)) continue;
+      seeded.add(c);
+      await seedSource(h.root, runId, url(c), PAGE(letters.indexOf(c) + 1), `Report ${c}`);
+    }
     const reply = await h.ok('record_round', { run_id: runId, thread: T, summary: 'round summary', search_results: args.urls_visited, ...args });
     replies.push(reply);
     return reply;

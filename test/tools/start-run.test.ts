@@ -15,8 +15,9 @@ describe('start_run', () => {
     expect(r.budgets).toEqual({ max_threads: 4, rounds_per_thread: 5, results_per_round: 5, critic_rounds: 2 });
     expect(r.max_fetches).toBe(2 * 5 * 5);
     expect(r.dry_run).toBe(true);
-    // Critic threads come on top of max_threads, one per critic round (issue 17, item 7).
-    expect(r.critic_threads).toBe(2);
+    // Critic threads come on top of max_threads (issue 17, item 7): one per critic round but the last,
+    // which stops the loop (issue 23: the figure is what later calls take).
+    expect(r.critic_threads).toBe(1);
     const raw = await h.call('start_run', { question: QUESTION, brief: brief(), dry_run: true });
     expect(JSON.stringify(raw.content)).toMatch(/critic_threads/);
     expect(snapshotTree(h.root)).toEqual({});

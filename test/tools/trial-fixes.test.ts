@@ -19,9 +19,12 @@ describe('record_round names the contradiction ids it gave', () => {
     const r1 = await h.call('record_round', round('Trials and output', { contradictions: [c] }));
     expect(r1.structuredContent?.contradictions).toEqual([{ id: 'C1', status: 'OPEN' }]);
     expect(text(r1)).toMatch(/contradictions.*C1/);
-    const r2 = await h.ok('record_round', round('Counter-evidence', { contradictions: [{ ...c, id: 'C1', status: 'RESOLVED' }] }));
-    expect(r2.warnings).toContain('contradiction id "C1" is unknown in this thread (ids are per thread; it has none yet); recorded as a new contradiction, C1');
+    // Ids are run-wide (issue 24): another thread updates C1 itself, and an unknown id lists the run's.
+    const r2 = await h.ok('record_round', round('Counter-evidence', { contradictions: [{ ...c, id: 'C1', status: 'RESOLVED', resolution: 'b.org is the newer report' }] }));
+    expect(r2.warnings).toEqual([]);
     expect(r2.contradictions).toEqual([{ id: 'C1', status: 'RESOLVED' }]);
+    const r3 = await h.ok('record_round', round('Counter-evidence', { contradictions: [{ ...c, id: 'C9' }] }));
+    expect(r3.warnings).toContain('contradiction id "C9" is unknown in this run (its ids are C1); recorded as a new contradiction, C2');
   });
 });
 

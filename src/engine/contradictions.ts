@@ -1,0 +1,100 @@
+// Run-wide contradictions (SPEC 11.1): ids unique in the run; a contradiction recorded by one thread
+// against another's fact shows in both threads; a sub-question whose grounded linked fact stands in an
+// OPEN contradiction of severity HIGH is not accepted as ANSWERED. Each contradiction is kept in the state
+// of the thread that recorded it; the others see it through this module.
+import type { Contradiction, StoredFact, SubQuestionState } from './thread-state.js';
+
+/** A contradiction with the name of the thread that recorded it. */
+export interface RunContradiction extends Contradiction {
+  thread: string;
+}
+
+/** A canonical-key function that answers undefined for a URL without a key, instead of throwing. */
+export function keyOrNone(canonicalKey: (url: string) => string): (url: string) => string | undefined {
+  return (url) => {
+    try {
+      return canonicalKey(url);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+export function idNumber(id: string): number {
+  const m = /^C([1-9][0-9]*)$/.exec(id);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The next run-wide id: one past the highest id any thread has given. */
+export function nextContradictionId(taken: readonly string[]): string {
+  let top = 0;
+  for (const id of taken) top = Math.max(top, idNumber(id));
+  return `C${top + 1}`;
+}
+
+/** Every thread's contradictions, tagged with their thread, in id order (recording order within ties). */
+export function runContradictions(threads: readonly { name: string; contradictions: readonly Contradiction[] }[]): RunContradiction[] {
+  return threads
+    .flatMap((t) => t.contradictions.map((c) => ({ ...c, thread: t.name })))
+    .sort((a, b) => idNumber(a.id) - idNumber(b.id) || a.round - b.round);
+}
+
+/**
+ * A fact stands in a contradiction when its page, or a page of its `also`, is one of the contradiction's
+ * two pages: the contradiction names pages, not facts, so every fact of a contested page is contested.
+ */
+export function standsIn(fact: Pick<StoredFact, 'canonical_key' | 'also'>, c: Pick<Contradiction, 'url_a' | 'url_b'>, keyOf: (url: string) => string | undefined): boolean {
+  const sides = new Set([keyOf(c.url_a), keyOf(c.url_b)].filter((k): k is string => k !== undefined));
+  if (sides.has(fact.canonical_key)) return true;
+  return (fact.also ?? []).some((a) => {
+    const k = keyOf(a.url);
+    return k !== undefined && sides.has(k);
+  });
+}
+
+/** The contradictions a thread shows: those it recorded, and those of other threads that touch its grounded facts. */
+export function contradictionsOf(thread: string, facts: readonly StoredFact[], all: readonly RunContradiction[], keyOf: (url: string) => string | undefined): RunContradiction[] {
+  const grounded = facts.filter((f) => f.grounded);
+  return all.filter((c) => c.thread === thread || grounded.some((f) => standsIn(f, c, keyOf)));
+}
+
+export interface HeldAnswer {
+  id: string;
+  contradiction: RunContradiction;
+  url: string;
+}
+
+/**
+ * The ANSWERED sub-questions held at PARTIAL: one of their grounded linked facts stands in an OPEN
+ * contradiction of severity HIGH, of this thread or another. Computed whenever a status is shown, so the
+ * hold lifts as soon as the contradiction is resolved or its severity lowered, in whichever thread.
+ */
+export function heldAnswers(subQuestions: readonly SubQuestionState[], facts: readonly StoredFact[], all: readonly RunContradiction[], keyOf: (url: string) => string | undefined): HeldAnswer[] {
+  const open = all.filter((c) => c.status === 'OPEN' && c.severity === 'HIGH');
+  if (open.length === 0) return [];
+  const held: HeldAnswer[] = [];
+  for (const q of subQuestions) {
+    if (q.status !== 'ANSWERED') continue;
+    for (const f of facts) {
+      if (!f.grounded || !f.sub_questions.includes(q.id)) continue;
+      const c = open.find((x) => standsIn(f, x, keyOf));
+      if (c) {
+        held.push({ id: q.id, contradiction: c, url: f.url });
+        break;
+      }
+    }
+  }
+  return held;
+}
+
+/** The statuses as shown: ANSWERED becomes PARTIAL while held. */
+export function withHolds(subQuestions: readonly SubQuestionState[], held: readonly HeldAnswer[]): SubQuestionState[] {
+  const ids = new Set(held.map((h) => h.id));
+  return subQuestions.map((q) => (ids.has(q.id) ? { ...q, status: 'PARTIAL' } : q));
+}
+
+export function holdWarning(h: HeldAnswer, thread: string): string {
+  const c = h.contradiction;
+  const where = c.thread === thread ? '' : ` (recorded by thread "${c.thread}")`;
+  return `${h.id} held at PARTIAL, not ANSWERED: its fact from ${h.url} stands in the OPEN HIGH contradiction ${c.id}${where}; resolve it (status RESOLVED with a resolution, naming its id) or lower its severity`;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { contradictionsOf, heldAnswers, nextContradictionId, runContradictions, standsIn, withHolds, type RunContradiction } from '../../src/engine/contradictions.js';
+import type { StoredFact, SubQuestionState } from '../../src/engine/thread-state.js';
+
+const keyOf = (u: string) => u.replace(/^https?:\/\//, '');
+const fact = (over: Partial<StoredFact> = {}): StoredFact => ({
+  round: 1, fact: 'f', url: 'https://a.org/x', canonical_key: 'a.org/x', confidence: 'PLAUSIBLE', sub_questions: ['SQ-1'], is_new: true, grounded: true, ...over,
+});
+const c = (over: Partial<RunContradiction> = {}): RunContradiction => ({
+  id: 'C1', claim: 'c', source_a: 'a', url_a: 'https://a.org/x', source_b: 'b', url_b: 'https://b.org/y', status: 'OPEN', severity: 'HIGH', round: 1, thread: 'B', ...over,
+});
+const answered: SubQuestionState[] = [{ id: 'SQ-1', question: 'q', status: 'ANSWERED', confidence: 'PLAUSIBLE' }];
+
+describe('run-wide contradictions (issue 24)', () => {
+  it('numbers past every thread’s ids and lists them in id order', () => {
+    expect(nextContradictionId(['C1', 'C7', 'C3'])).toBe('C8');
+    expect(nextContradictionId([])).toBe('C1');
+    const all = runContradictions([{ name: 'A', contradictions: [c({ id: 'C2' })] }, { name: 'B', contradictions: [c({ id: 'C1' })] }]);
+    expect(all.map((x) => `${x.id} ${x.thread}`)).toEqual(['C1 B', 'C2 A']);
+  });
+
+  it('a fact stands in a contradiction on its own page or a page of its also', () => {
+    expect(standsIn(fact(), c(), keyOf)).toBe(true);
+    expect(standsIn(fact({ canonical_key: 'c.org/z' }), c(), keyOf)).toBe(false);
+    expect(standsIn(fact({ canonical_key: 'c.org/z', also: [{ url: 'https://b.org/y', quote: 'q' }] }), c(), keyOf)).toBe(true);
+  });
+
+  it('shows another thread’s contradiction only when it touches a grounded fact of this thread', () => {
+    expect(contradictionsOf('A', [fact()], [c()], keyOf)).toHaveLength(1);
+    expect(contradictionsOf('A', [fact({ grounded: false })], [c()], keyOf)).toHaveLength(0);
+    expect(contradictionsOf('B', [], [c()], keyOf)).toHaveLength(1);
+  });
+
+  it('holds ANSWERED at PARTIAL only for an OPEN HIGH contradiction on a grounded linked fact', () => {
+    expect(heldAnswers(answered, [fact()], [c()], keyOf).map((h) => h.id)).toEqual(['SQ-1']);
+    expect(withHolds(answered, heldAnswers(answered, [fact()], [c()], keyOf))[0]!.status).toBe('PARTIAL');
+    expect(heldAnswers(answered, [fact()], [c({ severity: 'MEDIUM' })], keyOf)).toEqual([]);
+    expect(heldAnswers(answered, [fact()], [c({ status: 'RESOLVED' })], keyOf)).toEqual([]);
+    expect(heldAnswers(answered, [fact({ grounded: false })], [c()], keyOf)).toEqual([]);
+    expect(heldAnswers(answered, [fact({ sub_questions: [] })], [c()], keyOf)).toEqual([]);
+  });
+});
