@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { inProcess } from './in-process.js';
+import { replayFootprint } from './replay.js';
 import { goalRow, type Row, type Section } from './report.js';
 import { int } from './stats.js';
 import { childEnv, StdioClient } from './stdio-client.js';
@@ -171,6 +172,9 @@ export async function footprint(): Promise<Section> {
     const text = fs.readFileSync(path.join(REPO, f), 'utf8');
     section.notes.push(`| ${f} | ${int(words(text))} | ${int(tokens(text.length))} |`);
   }
+  const replay = await replayFootprint();
+  section.rows.push(...replay.rows);
+  section.notes.push('', ...replay.notes);
   if (claude.report) {
     section.notes.push('', '`claude --plugin-dir . plugin details deep-research` (pinned Claude Code in .ci/tools):', '', '```', claude.report.trimEnd(), '```');
   }

@@ -44,6 +44,39 @@ export function outline(markdown: string, max = 40): string[] {
 }
 
 /**
+ * As `outline`, each entry ending in ` @<offset>` of its heading: on a first read the model picks where to
+ * read next from it (`start_index`) without paging through the page.
+ */
+export function outlineWithOffsets(markdown: string, max = 40): string[] {
+  const heads = headings(markdown).filter((h) => h.title !== '');
+  if (heads.length === 0) return [];
+  const minLevel = Math.min(...heads.map((h) => h.level));
+  const lines = heads.map((h) => `${'  '.repeat(h.level - minLevel)}${clip(h.title, 100)} @${h.start}`);
+  if (lines.length <= max) return lines;
+  const keep = Math.max(0, max - 1);
+  return [...lines.slice(0, keep), `… ${lines.length - keep} more headings`];
+}
+
+/**
+ * The titles of the sections `content` (a part of `markdown` as fetch_source shows it) lies in: the section
+ * its first line falls under, then every heading inside it, in order, without repeats.
+ */
+export function sectionsShown(markdown: string, content: string): string[] {
+  const heads = headings(markdown).filter((h) => h.title !== '');
+  if (heads.length === 0) return [];
+  const out: string[] = [];
+  const firstLine = content.split('\n').find((l) => l.trim() !== '' && l.trim() !== GAP_MARK)?.trim() ?? '';
+  const at = firstLine === '' ? -1 : markdown.indexOf(firstLine.slice(0, 80));
+  if (at >= 0) {
+    const enclosing = heads.filter((h) => h.start <= at).pop();
+    if (enclosing) out.push(enclosing.title);
+  }
+  const inside = new Set(content.split('\n').map((l) => l.trim()));
+  for (const h of heads) if (inside.has(h.line.split('\n')[0]?.trim() ?? '') && !out.includes(h.title)) out.push(h.title);
+  return out.map((t) => clip(t, 100));
+}
+
+/**
  * The passages of `markdown` most relevant to `focus`, in document order, within `budgetChars`.
  * Without a focus (or a focus with no searchable words), the beginning of the page. Text is never cut
  * mid-sentence: a passage that does not fit is shortened to its last whole sentence, and skipped text
@@ -429,6 +462,21 @@ export function rankedPassagesAcross(
     .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window') }))
     .filter((p) => p.passage !== '');
 }
+
+/**
+ * The ranker's own score of a passage it chose, 0–1: the share of the statement's distinct words the passage
+ * holds (the measure that picked its sentence). Below WEAK_PASSAGE the passage is weak: a second is worth showing.
+ */
+export function passageStrength(passage: string, statement: string): number {
+  const want = new Set(terms(statement));
+  if (want.size === 0) return 1;
+  const have = new Set(terms(passage));
+  let n = 0;
+  for (const t of want) if (have.has(t)) n++;
+  return n / want.size;
+}
+
+export const WEAK_PASSAGE = 0.5;
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
 function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head'): string {

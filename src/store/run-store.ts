@@ -48,6 +48,8 @@ export interface RunState {
   critic: CriticState;
   critique_rounds: CritiqueRound[];
   fetch: FetchTally;
+  /** Per source id, the threads that have been shown its outline ('' for reads without a thread). */
+  outline_readers?: Record<string, string[]>;
 }
 
 export interface SourceMeta {
