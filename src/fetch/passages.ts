@@ -86,20 +86,26 @@ export function selectPassages(
   markdown: string,
   focus: string | undefined,
   budgetChars = DEFAULT_BUDGET_CHARS,
-): { content: string; truncated: boolean } {
-  if (markdown.length <= budgetChars) return { content: markdown, truncated: false };
+  options: SelectOptions = {},
+): { content: string; truncated: boolean; shown?: number[]; skipped?: number } {
+  if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false };
   const units = splitUnits(markdown);
   const query = [...new Set(terms(focus ?? ''))];
   const scores = query.length > 0 ? bm25(markdown, units, query) : units.map(() => 0);
 
   let order: Unit[];
+  let skipped = 0;
   if (scores.some((s) => s > 0)) {
     // Matching units by score, ties in document order; the page's opening unit is kept as context.
+    const floor = Math.max(...scores) * (options.floor ?? 0);
     order = units
-      .filter((u) => (scores[u.index] ?? 0) > 0)
+      .filter((u) => (scores[u.index] ?? 0) > 0 && (scores[u.index] ?? 0) >= floor)
       .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index);
     const lead = units[0];
-    if (lead && !order.includes(lead)) order.push(lead);
+    if (lead && options.lead !== false && !order.includes(lead)) order.push(lead);
+    const before = order.length;
+    order = order.filter((u) => !options.skip?.has(u.start));
+    skipped = before - order.length;
   } else {
     order = units;
   }
@@ -143,7 +149,20 @@ export function selectPassages(
   let content = parts.join('\n\n');
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
-  return { content, truncated: true };
+  const shown = units.filter((u) => picked.has(u.index)).map((u) => u.start);
+  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}) };
+}
+
+export interface SelectOptions {
+  /**
+   * Units scoring below this share of the best unit's score are left out, so a reply can be shorter than
+   * its budget when little of the page is about the focus (SPEC 11.1, reply economy). Default 0: fill it.
+   */
+  floor?: number;
+  /** Keep the page's opening unit as context (default true). */
+  lead?: boolean;
+  /** Start offsets of units the reader was shown before: left out, as the reader has them (SPEC 11.1). */
+  skip?: ReadonlySet<number>;
 }
 
 function label(u: Unit): string {

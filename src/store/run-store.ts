@@ -48,8 +48,8 @@ export interface RunState {
   critic: CriticState;
   critique_rounds: CritiqueRound[];
   fetch: FetchTally;
-  /** Per source id, the threads that have been shown its outline ('' for reads without a thread). */
-  outline_readers?: Record<string, string[]>;
+  /** Per source id and reader (a thread, '' for reads without one): start offsets of the passages shown (SPEC 11.1). */
+  reads?: Record<string, Record<string, number[]>>;
 }
 
 export interface SourceMeta {

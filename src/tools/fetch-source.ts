@@ -9,12 +9,14 @@ import type { ToolContext } from './context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId, threadName } from './schemas.js';
-import { markRead } from './outline-reads.js';
+import { recordRead, seenBy, type Seen } from './outline-reads.js';
 import type { ToolDefinition } from './tool.js';
 
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
 const OPENING_CHARS = 3_000;
+/** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
+const RELEVANCE_FLOOR = 0.35;
 
 const inputSchema = {
   run_id: runId,
@@ -34,6 +36,7 @@ const outputSchema = {
   total_chars: z.number(),
   outline: z.array(z.string()).optional().describe("First read only: headings with their start_index."),
   sections: z.string().optional().describe('Re-read: the sections shown.'),
+  already_shown: z.number().optional().describe('Passages for this focus shown to this thread before, left out; start_index reads them again.'),
   content: z.string(),
   next_start_index: z.number().optional(),
   duplicate: z.boolean(),
@@ -142,30 +145,39 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     return 'content' in read ? read : reply(read);
 
     async function reply({ source, duplicate, degraded }: Read) {
-      const first = await markRead(ctx.store, run.run_id, source.id, args.thread);
+      const seen = seenBy(ctx.store.loadRun(run.run_id), source.id, args.thread);
+      const first = seen.first;
       // A reply carries at most REPLY_CHARS in each channel: when it does not fit, the content shrinks by the
       // excess from what it holds (a last page is shorter than max_chars) and says where it continues (SPEC 7).
       const opening = first && args.focus === undefined && args.start_index === undefined && args.max_chars === undefined;
       let budget = opening ? OPENING_CHARS : (args.max_chars ?? DEFAULT_CHARS);
-      let r = await render(source, duplicate, degraded, first, budget);
+      let r = await render(source, duplicate, degraded, seen, budget);
       for (let i = 0; i < 6 && replySize(r.result) > REPLY_CHARS && budget > 500; i++) {
         budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
-        r = await render(source, duplicate, degraded, first, budget);
+        r = await render(source, duplicate, degraded, seen, budget);
       }
+      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown);
       return r.result;
     }
 
-    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, first: boolean, max: number) {
+    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, seen: Seen, max: number) {
       const pdf = source.content_type === 'pdf';
+      const first = seen.first;
       let content: string;
       let next: number | undefined;
+      let shown: number[] = [];
+      let skipped = 0;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
         const page = pageFrom(source.markdown, args.start_index ?? 0, max);
         content = page.content;
         next = page.next_start_index;
       } else {
-        content = selectPassages(source.markdown, args.focus, max).content;
+        // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages });
+        content = picked.content;
+        shown = picked.shown ?? [];
+        skipped = picked.skipped ?? 0;
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
         if (pdf) content = (await import('../fetch/pdf/layout.js')).dropPageMarkers(content);
       }
@@ -187,6 +199,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       }
       structured.content = wrapUntrusted(content, `${source.id} ${source.url}`);
       if (next !== undefined) structured.next_start_index = next;
+      if (skipped > 0) structured.already_shown = skipped;
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       if (source.kept !== undefined) {
@@ -194,7 +207,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         if (first) structured.left_out = (source.left_out ?? []).map(fence);
       }
       if (pdf) structured.pages = { stored: source.pages ?? 0, not_read: source.pages_not_read ?? 0 };
-      return { result: ok(structured), contentChars: content.length };
+      return { result: ok(structured), contentChars: content.length, shown };
     }
   },
 };
