@@ -16,7 +16,7 @@ const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
 const OPENING_CHARS = 3_000;
 /** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
-const RELEVANCE_FLOOR = 0.35;
+const RELEVANCE_FLOOR = 0.5;
 
 const inputSchema = {
   run_id: runId,
