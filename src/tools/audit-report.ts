@@ -18,7 +18,7 @@ const inputSchema = {
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
   pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
-  passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Passages per pair; default 1, a second when the first is weak.'),
+  passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
 };
 
 const outputSchema = {

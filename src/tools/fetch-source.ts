@@ -25,7 +25,7 @@ const inputSchema = {
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
-  thread: threadName.optional().describe('The reading thread: the outline comes on its first read only.'),
+  thread: threadName.optional().describe('Reader; outline on its first read.'),
 };
 
 const outputSchema = {
@@ -34,9 +34,9 @@ const outputSchema = {
   url: z.string(),
   title: z.string(),
   total_chars: z.number(),
-  outline: z.array(z.string()).optional().describe("First read only: headings with their start_index."),
-  sections: z.string().optional().describe('Re-read: the sections shown.'),
-  already_shown: z.number().optional().describe('Passages for this focus shown to this thread before, left out; start_index reads them again.'),
+  outline: z.array(z.string()).optional(),
+  sections: z.string().optional(),
+  already_shown: z.number().optional().describe('Passages shown before, left out.'),
   content: z.string(),
   next_start_index: z.number().optional(),
   duplicate: z.boolean(),

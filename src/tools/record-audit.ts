@@ -41,7 +41,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts (unaudited: pairs still to judge; audit_report {pending_only: true} lists them), not_supported, cite.',
+      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, cite.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),

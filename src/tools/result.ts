@@ -31,10 +31,13 @@ export function ok(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-/** The larger of a reply's two channels, in characters: what must stay under REPLY_CHARS. */
+/**
+ * A reply's size as a host shows it, in characters: the larger of the text and the structured JSON laid out
+ * as the trial bridge and some hosts print it (one space of indent), which is what must stay under REPLY_CHARS.
+ */
 export function replySize(r: CallToolResult): number {
   const text = r.content.map((c) => (c.type === 'text' ? c.text.length : 0)).reduce((a, b) => a + b, 0);
-  return Math.max(text, r.structuredContent === undefined ? 0 : JSON.stringify(r.structuredContent).length);
+  return Math.max(text, r.structuredContent === undefined ? 0 : JSON.stringify(r.structuredContent, null, 1).length);
 }
 
 export function fail(message: string): CallToolResult {
