@@ -79,12 +79,12 @@ describe('fetch_source on a last page shorter than max_chars (issue 27, item 6)'
   });
 });
 
-describe('audit_report with a report sentence of 20,000 characters (issue 27, item 6)', () => {
+describe('audit_report with a report sentence of 30,000 characters (issue 27, item 6)', () => {
   it('keeps the page under the cap', async () => {
     h = await connect();
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
     await seedSource(h.root, run_id, 'https://example.org/study', '# Study\n\nThe trial kept output steady while hours fell.\n', 'Study');
-    const long = `The trial kept output steady ${'while hours fell across many teams and sites '.repeat(450)}[S1]`;
+    const long = `The trial kept output steady ${'while hours fell across many teams and sites '.repeat(650)}[S1]`;
     const report = ['# Question', '', '## Findings', '', long, '', 'The trial kept output steady. [S1]', '', '## Sources', '', '- [S1] Study — https://example.org/study', ''].join('\n');
     fs.writeFileSync(path.join(h.root, run_id, 'report.md'), report);
     const r = await call('audit_report', { run_id });
