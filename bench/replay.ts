@@ -107,7 +107,19 @@ function shown(result: Record<string, unknown>): string {
   return ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, port: number): Promise<{ chars: Record<string, number>; errors: boolean[] }> {
+/**
+ * A model pages audit_report by its next_offset. The recorded offsets are the baseline's, so a call that
+ * went on from the previous page's next_offset in the baseline goes on from this server's next_offset
+ * (and is not made when this server's pass had already ended): `continues[i]` marks those calls.
+ */
+interface Replayed {
+  chars: Record<string, number>;
+  errors: boolean[];
+  /** audit_report's next_offset per call index. */
+  next: (number | undefined)[];
+}
+
+async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, port: number, continues: readonly boolean[] = []): Promise<Replayed> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-replay-'));
   const hosts = Object.keys(SITES);
   const env = childEnv({
@@ -119,11 +131,23 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
   const client = new StdioClient(process.execPath, [entry], env, work);
   const chars: Record<string, number> = {};
   const errors: boolean[] = [];
+  const next: (number | undefined)[] = [];
   let placed = false;
+  let lastAudit: number | undefined;
   try {
     await client.initialize();
     client.notify('notifications/initialized');
-    for (const call of rec.calls) {
+    for (const [i, recorded] of rec.calls.entries()) {
+      let call = recorded;
+      if (continues[i] && lastAudit !== undefined) {
+        const from = next[lastAudit];
+        lastAudit = i;
+        if (from === undefined) {
+          errors.push(false);
+          continue;
+        }
+        call = { ...recorded, args: { ...recorded.args, offset: from } };
+      }
       const runId = call.args.run_id;
       if (!placed && READS_REPORT.has(call.tool) && typeof runId === 'string') {
         // What the model wrote with its file tools (report.md) goes where it wrote it.
@@ -136,12 +160,27 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
       if (process.env.DEEP_RESEARCH_REPLAY_DUMP) fs.appendFileSync(process.env.DEEP_RESEARCH_REPLAY_DUMP, `=== ${call.tool}\n${text}\n`);
       chars[call.tool] = (chars[call.tool] ?? 0) + text.length;
       errors.push(r.isError === true);
+      if (call.tool === 'audit_report') {
+        next[i] = (r.structuredContent as { next_offset?: number } | undefined)?.next_offset;
+        lastAudit = i;
+      }
     }
   } finally {
     await client.close({ kill: true });
     fs.rmSync(work, { recursive: true, force: true });
   }
-  return { chars, errors };
+  return { chars, errors, next };
+}
+
+/** Which audit_report calls went on from the previous audit_report's next_offset, in the baseline's replay. */
+function continuations(calls: readonly Call[], baseline: Replayed): boolean[] {
+  let prev: number | undefined;
+  return calls.map((c, i) => {
+    if (c.tool !== 'audit_report') return false;
+    const goesOn = prev !== undefined && baseline.next[prev] !== undefined && c.args.offset === baseline.next[prev];
+    prev = i;
+    return goesOn;
+  });
 }
 
 /** The baseline's bundle, from git, in a folder under the repo so that its imports find node_modules. */
@@ -176,8 +215,8 @@ export async function replayFootprint(): Promise<{ rows: Row[]; notes: string[] 
   ];
   try {
     for (const rec of recs) {
-      const cur = await replayOne(ours.entry, rec, port);
       const old = await replayOne(base as string, rec, port);
+      const cur = await replayOne(ours.entry, rec, port, continuations(rec.calls, old));
       const recorded: Record<string, number> = {};
       for (const c of rec.calls) recorded[c.tool] = (recorded[c.tool] ?? 0) + c.reply_chars;
       const diverged = rec.calls.flatMap((c, i) => (cur.errors[i] !== old.errors[i] ? [`#${i + 1} ${c.tool}`] : []));
