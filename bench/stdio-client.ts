@@ -29,8 +29,8 @@ export class StdioClient {
   private readonly pending = new Map<number, Pending>();
   private readonly exited: Promise<number | null>;
 
-  constructor(command: string, args: string[], env: Record<string, string>) {
-    this.child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(command: string, args: string[], env: Record<string, string>, cwd?: string) {
+    this.child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk: string) => this.onData(chunk));
     this.child.stderr.setEncoding('utf8');

@@ -44,6 +44,39 @@ export function outline(markdown: string, max = 40): string[] {
 }
 
 /**
+ * As `outline`, each entry ending in ` @<offset>` of its heading: on a first read the model picks where to
+ * read next from it (`start_index`) without paging through the page.
+ */
+export function outlineWithOffsets(markdown: string, max = 40): string[] {
+  const heads = headings(markdown).filter((h) => h.title !== '');
+  if (heads.length === 0) return [];
+  const minLevel = Math.min(...heads.map((h) => h.level));
+  const lines = heads.map((h) => `${'  '.repeat(h.level - minLevel)}${clip(h.title, 100)} @${h.start}`);
+  if (lines.length <= max) return lines;
+  const keep = Math.max(0, max - 1);
+  return [...lines.slice(0, keep), `… ${lines.length - keep} more headings`];
+}
+
+/**
+ * The titles of the sections `content` (a part of `markdown` as fetch_source shows it) lies in: the section
+ * its first line falls under, then every heading inside it, in order, without repeats.
+ */
+export function sectionsShown(markdown: string, content: string): string[] {
+  const heads = headings(markdown).filter((h) => h.title !== '');
+  if (heads.length === 0) return [];
+  const out: string[] = [];
+  const firstLine = content.split('\n').find((l) => l.trim() !== '' && l.trim() !== GAP_MARK)?.trim() ?? '';
+  const at = firstLine === '' ? -1 : markdown.indexOf(firstLine.slice(0, 80));
+  if (at >= 0) {
+    const enclosing = heads.filter((h) => h.start <= at).pop();
+    if (enclosing) out.push(enclosing.title);
+  }
+  const inside = new Set(content.split('\n').map((l) => l.trim()));
+  for (const h of heads) if (inside.has(h.line.split('\n')[0]?.trim() ?? '') && !out.includes(h.title)) out.push(h.title);
+  return out.map((t) => clip(t, 100));
+}
+
+/**
  * The passages of `markdown` most relevant to `focus`, in document order, within `budgetChars`.
  * Without a focus (or a focus with no searchable words), the beginning of the page. Text is never cut
  * mid-sentence: a passage that does not fit is shortened to its last whole sentence, and skipped text
@@ -53,20 +86,26 @@ export function selectPassages(
   markdown: string,
   focus: string | undefined,
   budgetChars = DEFAULT_BUDGET_CHARS,
-): { content: string; truncated: boolean } {
-  if (markdown.length <= budgetChars) return { content: markdown, truncated: false };
+  options: SelectOptions = {},
+): { content: string; truncated: boolean; shown?: number[]; skipped?: number } {
+  if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false };
   const units = splitUnits(markdown);
   const query = [...new Set(terms(focus ?? ''))];
   const scores = query.length > 0 ? bm25(markdown, units, query) : units.map(() => 0);
 
   let order: Unit[];
+  let skipped = 0;
   if (scores.some((s) => s > 0)) {
     // Matching units by score, ties in document order; the page's opening unit is kept as context.
+    const floor = Math.max(...scores) * (options.floor ?? 0);
     order = units
-      .filter((u) => (scores[u.index] ?? 0) > 0)
+      .filter((u) => (scores[u.index] ?? 0) > 0 && (scores[u.index] ?? 0) >= floor)
       .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index);
     const lead = units[0];
-    if (lead && !order.includes(lead)) order.push(lead);
+    if (lead && options.lead !== false && !order.includes(lead)) order.push(lead);
+    const before = order.length;
+    order = order.filter((u) => !options.skip?.has(u.start));
+    skipped = before - order.length;
   } else {
     order = units;
   }
@@ -110,7 +149,20 @@ export function selectPassages(
   let content = parts.join('\n\n');
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
-  return { content, truncated: true };
+  const shown = units.filter((u) => picked.has(u.index)).map((u) => u.start);
+  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}) };
+}
+
+export interface SelectOptions {
+  /**
+   * Units scoring below this share of the best unit's score are left out, so a reply can be shorter than
+   * its budget when little of the page is about the focus (SPEC 11.1, reply economy). Default 0: fill it.
+   */
+  floor?: number;
+  /** Keep the page's opening unit as context (default true). */
+  lead?: boolean;
+  /** Start offsets of units the reader was shown before: left out, as the reader has them (SPEC 11.1). */
+  skip?: ReadonlySet<number>;
 }
 
 function label(u: Unit): string {
@@ -429,6 +481,21 @@ export function rankedPassagesAcross(
     .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window') }))
     .filter((p) => p.passage !== '');
 }
+
+/**
+ * The ranker's own score of a passage it chose, 0–1: the share of the statement's distinct words the passage
+ * holds (the measure that picked its sentence). Below WEAK_PASSAGE the passage is weak: a second is worth showing.
+ */
+export function passageStrength(passage: string, statement: string): number {
+  const want = new Set(terms(statement));
+  if (want.size === 0) return 1;
+  const have = new Set(terms(passage));
+  let n = 0;
+  for (const t of want) if (have.has(t)) n++;
+  return n / want.size;
+}
+
+export const WEAK_PASSAGE = 0.5;
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
 function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head'): string {

@@ -50,6 +50,8 @@ export interface RunState {
   fetch: FetchTally;
   /** Slugs of the threads that recorded a contradiction: the only states a run-wide view must read. */
   contradiction_threads?: string[];
+  /** Per source id and reader (a thread, '' for reads without one): start offsets of the passages shown (SPEC 11.1). */
+  reads?: Record<string, Record<string, number[]>>;
 }
 
 export interface SourceMeta {

@@ -8,8 +8,9 @@ import { runId } from './schemas.js';
 import type { ToolDefinition } from './tool.js';
 
 export const DEFAULT_PAGE = 20;
-const PASSAGES_PER_PAIR = 2;
 const PASSAGE_CHARS = 360;
+/** A report sentence longer than this is shown cut (a table row or run-on line reached 30,000 characters). */
+const STATEMENT_CHARS = 1_200;
 
 const inputSchema = {
   run_id: runId,
@@ -17,6 +18,7 @@ const inputSchema = {
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
   pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
+  passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
 };
 
 const outputSchema = {
@@ -36,6 +38,7 @@ const outputSchema = {
   ),
   urls: z.record(z.string(), z.string()),
   next_offset: z.number().optional(),
+  note: z.string().optional(),
 };
 
 export const auditReport: ToolDefinition<typeof inputSchema> = {
@@ -52,8 +55,8 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const run = ctx.store.loadRun(args.run_id);
     const report = readReport(ctx.store, run.run_id, args.path, ctx.cwd);
     if (report.text === undefined) return fail(`no report at ${report.shown}; write the report there first, then audit it`);
-    const { rankedPassages, rankedPassagesAcross } = await import('../fetch/passages.js');
-    const { fence, wrapUntrusted } = await import('../fetch/untrusted.js');
+    const { passageStrength, rankedPassagesAcross, WEAK_PASSAGE } = await import('../fetch/passages.js');
+    const { fence } = await import('../fetch/untrusted.js');
     const pairs = auditPairs(parseReport(report.text));
     const audit = ctx.store.loadAudit(run.run_id);
     // An uncited sentence may rest on any stored source: its passages are ranked over all of them.
@@ -80,20 +83,23 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
       let raw: string[] = [];
       let from: string[] | undefined;
-      if (verdict !== 'SUPPORTED' && p.source_id === null) {
-        const found = rankedPassagesAcross(allSources(), p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking);
+      if (verdict !== 'SUPPORTED') {
+        const source = p.source_id === null ? undefined : ctx.store.readSource(run.run_id, p.source_id);
+        const pool = p.source_id === null ? allSources() : source ? [{ id: p.source_id, markdown: source.markdown }] : [];
+        // One passage holds the support for most pairs; a second only when asked, or when the first is weak
+        // by the ranker's own score (SPEC 11.1, reply economy).
+        let found = rankedPassagesAcross(pool, p.statement, 2, PASSAGE_CHARS, ranking);
+        const [best] = found;
+        if (args.passages !== 2 && best && passageStrength(best.passage, p.statement) >= WEAK_PASSAGE) found = [best];
         raw = found.map((x) => x.passage);
-        from = found.map((x) => x.source_id);
-      } else if (verdict !== 'SUPPORTED' && p.source_id !== null) {
-        const source = ctx.store.readSource(run.run_id, p.source_id);
-        raw = source ? rankedPassages(source.markdown, p.statement, PASSAGES_PER_PAIR, PASSAGE_CHARS, ranking) : [];
+        if (p.source_id === null) from = found.map((x) => x.source_id);
       }
       const pair = {
         pair_id: p.pair_id,
         line: p.line,
-        statement: p.statement,
+        statement: clip(p.statement, STATEMENT_CHARS),
         source_id: p.source_id,
-        ...(context ? { context } : {}),
+        ...(context ? { context: clip(context, STATEMENT_CHARS) } : {}),
         passages: raw.map(fence),
         ...(from ? { passage_sources: from } : {}),
         ...(verdict ? { verdict } : {}),
@@ -126,18 +132,19 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         ...(next !== undefined ? { next_offset: next } : {}),
         urls,
       };
-      const listing = out
-        .slice(0, n)
-        .map(({ pair: p, raw }) => {
-          const missing = raw.length === 0 && p.verdict !== 'SUPPORTED' ? '\n(no passage of the stored text matches; read it with fetch_source and a focus)' : '';
-          const head = `[${p.pair_id}] line ${p.line} · ${p.source_id ?? 'UNCITED (source_id null: name the source that supports it)'} · ${p.verdict ?? 'unaudited'}`;
-          const passages = raw.map((x, i) => `passage${p.passage_sources ? ` (${p.passage_sources[i]})` : ''}: ${x}`);
-          return [head, `statement: ${p.statement}`, ...(p.context ? [`context: ${p.context}`] : []), ...passages].join('\n') + missing;
-        })
-        .join('\n\n');
-      const text = page.length ? wrapUntrusted(listing, `passages of ${run.run_id} sources`) : offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
-      // The pairs go to the text once, inside the untrusted block, not a second time as a JSON line.
-      return ok(structured, text, ['pairs']);
+      if (page.some((p) => p.passages.length === 0 && p.verdict !== 'SUPPORTED')) {
+        structured.note = 'A pair with no passages: no part of its stored source matches; read the source with fetch_source and a focus.';
+      }
+      if (page.length === 0) structured.note = offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
+      return ok(structured);
     }
   },
 };
+
+/** A sentence cut at a word within `max` characters, marked, so one long report line cannot fill a page. */
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}

@@ -6,11 +6,17 @@ import { originOf } from '../engine/origin.js';
 import { projectForMatching } from '../engine/grounding.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
-import { runId } from './schemas.js';
+import { runId, threadName } from './schemas.js';
+import { recordRead, seenBy, type Seen } from './outline-reads.js';
 import type { ToolDefinition } from './tool.js';
 
 const DEFAULT_CHARS = 8_000;
+/** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
+const OPENING_CHARS = 3_000;
+/** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
+const RELEVANCE_FLOOR = 0.5;
 
 const inputSchema = {
   run_id: runId,
@@ -19,6 +25,7 @@ const inputSchema = {
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
+  thread: threadName.optional().describe('Reader; outline on its first read.'),
 };
 
 const outputSchema = {
@@ -27,7 +34,9 @@ const outputSchema = {
   url: z.string(),
   title: z.string(),
   total_chars: z.number(),
-  outline: z.array(z.string()),
+  outline: z.array(z.string()).optional(),
+  sections: z.string().optional(),
+  already_shown: z.number().optional().describe('Passages shown before, left out.'),
   content: z.string(),
   next_start_index: z.number().optional(),
   duplicate: z.boolean(),
@@ -45,7 +54,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as fenced untrusted text. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -53,13 +62,16 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   async handler(args, ctx: ToolContext, extra) {
     const run = ctx.store.loadRun(args.run_id);
     // Everything fetch-related loads on the first call, not at server start.
-    const [{ checkUrl, parseAllowHosts }, { outline, pageFrom, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
+    const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, sectionsShown, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),
       import('../fetch/passages.js'),
       import('../fetch/untrusted.js'),
     ]);
     // The address policy comes before the store: a refused spelling of a stored URL's host (`127.1`,
     // `user@host`) is refused whatever the store holds.
+    if (args.thread !== undefined && !run.threads.some((t) => t.name === args.thread)) {
+      return fail(`thread "${args.thread.slice(0, 80)}" is not a thread of this run; pass the name start_thread was given, or leave thread out`);
+    }
     const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
     const check = checkUrl(args.url, allowHosts);
     if (!check.ok) return fail(withSkipHint(check.reason));
@@ -76,7 +88,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     // `full` refetches only an HTML source not yet stored whole; anything else is answered from the store.
     const settled = (s: StoredSource): boolean => (!args.full || s.full === true || (s.content_type ?? 'html') !== 'html');
     const stored = ctx.store.lookupSource(run.run_id, key);
-    if (stored && settled(stored)) return reply(stored, true, run.fetch.degraded);
+    if (stored && settled(stored)) return reply({ source: stored, duplicate: true, degraded: run.fetch.degraded });
 
     await extra.progress('fetching', 0, 2);
     const [{ readPage }, { fullTextUrl }] = await Promise.all([import('../fetch/pipeline.js'), import('../fetch/pdf/detect.js')]);
@@ -88,10 +100,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       onProgress: (message: string) => void extra.progress(message, 1, 2),
     }, { full: args.full === true });
 
-    return ctx.store.lock(run.run_id, () => {
+    const read = await ctx.store.lock(run.run_id, (): Read | CallToolResult => {
       const current = ctx.store.loadRun(run.run_id);
       const again = ctx.store.lookupSource(run.run_id, key);
-      if (again && settled(again)) return reply(again, true, current.fetch.degraded);
+      if (again && settled(again)) return { source: again, duplicate: true, degraded: current.fetch.degraded };
       const counts = page.ok || page.reachedNetwork;
       const tally = counts ? recordFetch(current.fetch, !page.ok) : current.fetch;
       if (!page.ok) {
@@ -112,7 +124,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
           full: true,
         });
         if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
-        return reply(source, true, tally.degraded);
+        return { source, duplicate: true, degraded: tally.degraded };
       }
       const { source } = ctx.store.addSourceLocked(run.run_id, {
         url: args.url,
@@ -128,81 +140,83 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         ...(page.full && page.kind === 'html' ? { full: true } : {}),
       });
       if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
-      return reply(source, false, tally.degraded);
+      return { source, duplicate: false, degraded: tally.degraded };
     });
+    return 'content' in read ? read : reply(read);
 
-    async function reply(source: StoredSource, duplicate: boolean, degraded: boolean) {
-      // A reply carries at most REPLY_CHARS in each channel: when the asked-for size does not fit beside
-      // the title and outline, the content shrinks by the excess and says where it continues (SPEC 7).
-      let budget = args.max_chars ?? DEFAULT_CHARS;
-      let r = await render(source, duplicate, degraded, budget);
-      for (let i = 0; i < 6 && replySize(r) > REPLY_CHARS && budget > 500; i++) {
-        budget = Math.max(500, budget - (replySize(r) - REPLY_CHARS) - 200);
-        r = await render(source, duplicate, degraded, budget);
+    async function reply({ source, duplicate, degraded }: Read) {
+      const seen = seenBy(ctx.store.loadRun(run.run_id), source.id, args.thread);
+      const first = seen.first;
+      // A reply carries at most REPLY_CHARS in each channel: when it does not fit, the content shrinks by the
+      // excess from what it holds (a last page is shorter than max_chars) and says where it continues (SPEC 7).
+      const opening = first && args.focus === undefined && args.start_index === undefined && args.max_chars === undefined;
+      let budget = opening ? OPENING_CHARS : (args.max_chars ?? DEFAULT_CHARS);
+      let r = await render(source, duplicate, degraded, seen, budget);
+      for (let i = 0; i < 6 && replySize(r.result) > REPLY_CHARS && budget > 500; i++) {
+        budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
+        r = await render(source, duplicate, degraded, seen, budget);
       }
-      return r;
+      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown);
+      return r.result;
     }
 
-    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, max: number) {
+    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, seen: Seen, max: number) {
       const pdf = source.content_type === 'pdf';
+      const first = seen.first;
       let content: string;
       let next: number | undefined;
+      let shown: number[] = [];
+      let skipped = 0;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
         const page = pageFrom(source.markdown, args.start_index ?? 0, max);
         content = page.content;
         next = page.next_start_index;
       } else {
-        content = selectPassages(source.markdown, args.focus, max).content;
+        // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages });
+        content = picked.content;
+        shown = picked.shown ?? [];
+        skipped = picked.skipped ?? 0;
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
         if (pdf) content = (await import('../fetch/pdf/layout.js')).dropPageMarkers(content);
       }
-      // Title and headings are page text like the body (SPEC 7): fenced wherever they appear, and in
-      // the text rendering, which is all some clients show the model, inside the block with the body.
-      const raw = source.outline ?? outline(source.markdown);
-      const label = `${source.id} ${source.url}`;
+      // Title, outline and section names are page text like the body (SPEC 7): each fenced. The outline
+      // is one block, an entry a line, on the reader's first read only (SPEC 11.1, reply economy).
       const structured: Record<string, unknown> = {
         source_id: source.id,
         canonical_key: source.canonical_key,
         url: source.url,
         title: fence(source.title),
         total_chars: source.markdown.length,
-        outline: raw.map(fence),
-        content: wrapUntrusted(content, label),
-        duplicate,
-        degraded,
-        content_type: source.content_type ?? 'html',
       };
+      if (first) {
+        const entries = source.outline ?? outlineWithOffsets(source.markdown);
+        if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
+      } else {
+        const names = sectionsShown(source.markdown, content);
+        if (names.length > 0) structured.sections = fence(names.join('\n'));
+      }
+      structured.content = wrapUntrusted(content, `${source.id} ${source.url}`);
       if (next !== undefined) structured.next_start_index = next;
-      structured.origin = source.origin;
+      if (skipped > 0) structured.already_shown = skipped;
+      Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
-      const lost = source.kept !== undefined ? (source.left_out ?? []) : undefined;
       if (source.kept !== undefined) {
         structured.kept = source.kept;
-        structured.left_out = (lost ?? []).map(fence);
+        if (first) structured.left_out = (source.left_out ?? []).map(fence);
       }
-      const page = [
-        `title: ${source.title}`,
-        `outline:${raw.length === 0 ? ' (none)' : raw.map((x) => `\n  ${x}`).join('')}`,
-        ...(lost ? [`left out:${lost.length === 0 ? ' (no headings)' : lost.map((x) => `\n  ${x}`).join('')}`] : []),
-        '',
-        content,
-      ].join('\n');
-      let text = wrapUntrusted(page, label);
-      if (source.kept !== undefined) {
-        text = `Stored text keeps ${Math.round(source.kept * 100)}% of the page's visible text; the parts left out are listed in the block. To read and quote them: fetch_source {url, full: true}.\n${text}`;
-      }
-      if (pdf) {
-        const stored = source.pages ?? 0;
-        const notRead = source.pages_not_read ?? 0;
-        structured.pages = { stored, not_read: notRead };
-        const cap = notRead > 0 ? `; ${notRead} more page${notRead === 1 ? ' was' : 's were'} not read (past the ${stored}-page cap)` : '';
-        text = `PDF, ${stored} page${stored === 1 ? '' : 's'} stored${cap}.\n${text}`;
-      }
-      return ok(structured, text, ['title', 'outline', 'left_out']);
+      if (pdf) structured.pages = { stored: source.pages ?? 0, not_read: source.pages_not_read ?? 0 };
+      return { result: ok(structured), contentChars: content.length, shown };
     }
   },
 };
+
+interface Read {
+  source: StoredSource;
+  duplicate: boolean;
+  degraded: boolean;
+}
 
 /** `full` with every line of `before` that `full` lacks appended, so the new text is a superset. */
 function supersetOf(before: string, full: string): string {

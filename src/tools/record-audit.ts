@@ -32,7 +32,6 @@ const outputSchema = {
   refused: z.array(z.object({ pair_id: z.string(), why: z.string() })),
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
   not_supported: z.array(z.string()).describe('Pairs judged PARTIAL or UNSUPPORTED.'),
-  unaudited_pairs: z.array(z.string()),
   cite: z.array(z.object({ line: z.number(), source_id: z.string() })).optional(),
   audit_path: z.string(),
 };
@@ -42,7 +41,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, unaudited_pairs, cite.',
+      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, cite.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -69,13 +68,11 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       const counts = auditCounts(result.state, pairs);
       const verdictOf = (id: string) => result.state.verdicts[id]?.verdict;
       const notSupported = pairs.filter((p) => verdictOf(p.pair_id) === 'PARTIAL' || verdictOf(p.pair_id) === 'UNSUPPORTED').map((p) => p.pair_id);
-      const unaudited = pairs.filter((p) => verdictOf(p.pair_id) === undefined).map((p) => p.pair_id);
       return ok({
         recorded: result.recorded.length,
         refused: result.refused,
         counts,
         not_supported: notSupported,
-        unaudited_pairs: unaudited,
         ...(result.cite.length > 0 ? { cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })) } : {}),
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });

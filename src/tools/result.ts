@@ -1,6 +1,6 @@
-// The one way a tool answer is built: structuredContent for clients that read it, and a short text
-// rendering carrying every decision field for clients (Claude Code) that show the model only text.
-// Size caps and isError live here and nowhere else.
+// The one way a tool answer is built. Hosts show the model one channel: Claude Code and Codex the JSON of
+// structuredContent, OpenCode the text. So the text is that same JSON, and every piece of guidance lives in
+// structuredContent (SPEC 11.1, reply economy). Size caps and isError live here and nowhere else.
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as path from 'node:path';
 import { InputError } from '../errors.js';
@@ -26,21 +26,18 @@ export function annotationsFor(effect: Effect): ToolAnnotations {
   };
 }
 
-/**
- * `omitFromText` names fields the text rendering leaves out because `extraText` carries them in another
- * form (fetch_source puts a page's title and outline inside its untrusted block).
- */
-export function ok(structured: Record<string, unknown>, extraText?: string, omitFromText: readonly string[] = []): CallToolResult {
-  const shown = omitFromText.length === 0 ? structured : Object.fromEntries(Object.entries(structured).filter(([k]) => !omitFromText.includes(k)));
-  let text = renderFields(shown);
-  if (extraText) text += `\n${extraText}`;
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+/** A tool's answer: the text content is exactly `JSON.stringify(structured)`, so both channels say the same. */
+export function ok(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-/** The larger of a reply's two channels, in characters: what must stay under REPLY_CHARS. */
+/**
+ * A reply's size as a host shows it, in characters: the larger of the text and the structured JSON laid out
+ * as the trial bridge and some hosts print it (one space of indent), which is what must stay under REPLY_CHARS.
+ */
 export function replySize(r: CallToolResult): number {
   const text = r.content.map((c) => (c.type === 'text' ? c.text.length : 0)).reduce((a, b) => a + b, 0);
-  return Math.max(text, r.structuredContent === undefined ? 0 : JSON.stringify(r.structuredContent).length);
+  return Math.max(text, r.structuredContent === undefined ? 0 : JSON.stringify(r.structuredContent, null, 1).length);
 }
 
 export function fail(message: string): CallToolResult {
@@ -109,24 +106,4 @@ export function scrubPaths(message: string, root?: string): string {
   let m = message;
   if (root) m = m.split(`${root}${path.sep}`).join('').split(root).join('the artifacts folder');
   return m.replace(/(?<![\w:/.\\-])(?:[A-Za-z]:)?(?:[\\/][^\s\\/'"`,;:()]+){2,}/g, (p) => `…/${p.split(/[\\/]/).pop()}`);
-}
-
-/** `key: value` lines; nested objects flatten to dotted keys, lists of objects to compact JSON. */
-export function renderFields(value: Record<string, unknown>, prefix = ''): string {
-  const lines: string[] = [];
-  for (const [k, v] of Object.entries(value)) {
-    if (v === undefined || k === 'content') continue;
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      lines.push(renderFields(v as Record<string, unknown>, key));
-    } else if (Array.isArray(v)) {
-      if (v.length === 0) lines.push(`${key}: (none)`);
-      else if (v.every((x) => x === null || typeof x !== 'object')) {
-        lines.push(v.length > 3 || v.some((x) => String(x).length > 60) ? `${key}:\n${v.map((x) => `  - ${String(x)}`).join('\n')}` : `${key}: ${v.join(', ')}`);
-      } else lines.push(`${key}: ${JSON.stringify(v)}`);
-    } else {
-      lines.push(`${key}: ${String(v)}`);
-    }
-  }
-  return lines.filter(Boolean).join('\n');
 }

@@ -25,7 +25,9 @@ export function expectWholeReply(r: CallToolResult): void {
   expect(text).not.toMatch(/\[cut at \d+ characters\]/);
   expectBlocksClosed(text, 'text');
   if (r.structuredContent !== undefined) {
-    expect(JSON.stringify(r.structuredContent).length, 'structured channel over the reply size').toBeLessThanOrEqual(REPLY_CHARS);
+    expect(JSON.stringify(r.structuredContent, null, 1).length, 'structured channel over the reply size').toBeLessThanOrEqual(REPLY_CHARS);
+    // One channel or the other reaches the model: they say the same (SPEC 11.1, reply economy).
+    expect(JSON.parse(text)).toEqual(r.structuredContent);
     for (const s of strings(r.structuredContent)) expectBlocksClosed(s, 'structuredContent');
   }
 }

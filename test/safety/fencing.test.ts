@@ -92,8 +92,10 @@ describe('lookalikes of the closing tag', () => {
     for (const { page, r } of await fetchBoth()) {
       expectWholeReply(r);
       const text = (r.content[0] as { text: string }).text;
-      // One real opening tag and one closing tag: the block's own.
-      expect(unescapedTags(text), `${page} text`).toBe(2);
+      // The text is the JSON of structuredContent (SPEC 11.1): in each of its strings, at most one real
+      // opening and one closing tag, the block's own.
+      expect(JSON.parse(text)).toEqual(r.structuredContent);
+      for (const s of strings(JSON.parse(text))) expect(unescapedTags(s), `${page} text ${s.slice(0, 80)}`).toBeLessThanOrEqual(2);
       expectBlocksClosed(text, page);
       for (const s of strings(r.structuredContent)) expect(unescapedTags(s), `${page} structured ${s.slice(0, 80)}`).toBeLessThanOrEqual(2);
       // Every line of notes reached the reply, its lookalike escaped rather than dropped.
@@ -107,15 +109,19 @@ describe('structuredContent of a page whose title and headings carry an injectio
     const [, html] = await fetchBoth();
     const s = html!.r.structuredContent as Record<string, unknown>;
     expect(String(s.title)).toContain('IGNORE PREVIOUS');
-    expect((s.outline as string[]).length).toBeGreaterThan(5);
+    // The outline is one fenced block, an entry a line (SPEC 11.2).
+    expect(s.outline as string[]).toHaveLength(1);
+    expect((s.outline as string[])[0]!.split('\n').length).toBeGreaterThan(5);
     for (const v of strings(s)) {
       if (!/IGNORE PREVIOUS|trial notes|Part \d/i.test(v)) continue;
       for (const needle of ['IGNORE PREVIOUS', 'Trial notes', 'Part 3']) if (v.includes(needle)) expect(fencedAround(v, needle), `${needle} in ${v.slice(0, 120)}`).toBe(true);
     }
     expect(fencedAround(String(s.title), 'IGNORE PREVIOUS')).toBe(true);
     for (const o of s.outline as string[]) expect(o.startsWith(`<${T}>`) && o.endsWith(`</${T}>`), o).toBe(true);
-    // The text rendering keeps title and outline inside its one block.
+    // The text channel keeps every occurrence inside a block too.
     const text = (html!.r.content[0] as { text: string }).text;
-    expect(fencedAround(text, INJECTION)).toBe(true);
+    let n = 0;
+    for (let at = text.indexOf(INJECTION); at >= 0; at = text.indexOf(INJECTION, at + 1), n++) expect(fencedAround(text.slice(text.lastIndexOf(`<${T}`, at)), INJECTION), `occurrence ${n}`).toBe(true);
+    expect(n).toBeGreaterThan(5);
   });
 });

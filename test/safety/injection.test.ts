@@ -102,6 +102,23 @@ afterAll(async () => {
   await web?.close();
 });
 
+/** Page text outside a fenced block, or a fence lookalike left unescaped, in any string of a reply's JSON. */
+function fieldLeaks(c: string, value: unknown): string[] {
+  const leaks: string[] = [];
+  for (const { at, s } of strings(value)) {
+    if (!MARKS.test(s)) continue;
+    // content is a whole block. Any other field is one fenced block of its own.
+    const field = FIELD.exec(s);
+    if (at !== 'content' && !field) leaks.push(`${c}: ${at} is page text outside a fenced block`);
+    const rest = at === 'content' ? s.replace(BLOCK, '') : '';
+    if (at === 'content' && MARKS.test(rest)) leaks.push(`${c}: ${at} has page text outside its block`);
+    if (FENCE_LIKE.test(at === 'content' ? (s.match(BLOCK) ?? []).map((b) => b.slice(b.indexOf('\n') + 1, b.lastIndexOf('\n'))).join('\n') : (field?.[1] ?? s))) {
+      leaks.push(`${c}: ${at} = ${s.slice(0, 300)}`);
+    }
+  }
+  return leaks;
+}
+
 describe('a page cannot speak outside its untrusted block', () => {
   it('ran the thread: every call answered', () => {
     expect(replies.filter((x) => x.r.isError).map((x) => `${x.call}: ${JSON.stringify(x.r.content)}`)).toEqual([]);
@@ -110,49 +127,34 @@ describe('a page cannot speak outside its untrusted block', () => {
     expect(replies.some((x) => JSON.stringify(x.r).includes(HEAD_MARK))).toBe(true);
   });
 
-  it('text rendering: title, outline and passages only inside a well-formed block, never outside', () => {
+  // Both channels carry the same JSON (SPEC 11.1): the text is parsed and judged as structuredContent is.
+  it('text channel: the same JSON, every page-derived string fenced, lookalikes escaped', () => {
     const leaks: string[] = [];
     for (const { call: c, r } of replies) {
       for (const part of r.content) {
         if (part.type !== 'text') continue;
-        const outside = part.text.replace(BLOCK, '');
-        if (MARKS.test(outside) || FENCE_LIKE.test(outside)) leaks.push(`${c}:\n${outside.slice(0, 600)}`);
-        // Inside each block, no lookalike survives unescaped: the block cannot be closed early.
-        for (const block of part.text.match(BLOCK) ?? []) {
-          const body = block.slice(block.indexOf('\n') + 1, block.lastIndexOf('\n'));
-          if (FENCE_LIKE.test(body)) leaks.push(`${c}: a fence lookalike inside the block body: ${body.slice(0, 300)}`);
-        }
+        const parsed = JSON.parse(part.text) as unknown;
+        expect(parsed).toEqual(r.structuredContent);
+        leaks.push(...fieldLeaks(c, parsed));
       }
     }
     expect(leaks).toEqual([]);
   });
 
-  it('fetch_source text shows the title and outline inside the block', () => {
+  it('fetch_source text shows the title and outline inside their blocks', () => {
     const first = replies.find((x) => x.call.startsWith('fetch_source'))!;
-    const text = (first.r.content[0] as { text: string }).text;
-    const block = text.match(BLOCK)?.[0] ?? '';
-    expect(block).toContain(`title: Trial report ${TITLE_MARK}`);
-    expect(block).toContain(`${HEAD_MARK}-1`);
-    expect(block).toContain(`${HEAD_MARK}-3`);
+    const shown = JSON.parse((first.r.content[0] as { text: string }).text) as { title: string; outline: string[]; source_id: string };
+    expect(shown.title).toMatch(new RegExp(`^<${TAG}>Trial report ${TITLE_MARK}[\\s\\S]*</${TAG}>$`));
+    expect(shown.outline).toHaveLength(1);
+    expect(shown.outline[0]).toContain(`${HEAD_MARK}-1`);
+    expect(shown.outline[0]).toContain(`${HEAD_MARK}-3`);
+    expect(FIELD.test(shown.outline[0]!)).toBe(true);
     // The decision fields stay outside, readable.
-    expect(text.replace(BLOCK, '')).toMatch(/^source_id: S1$/m);
+    expect(shown.source_id).toBe('S1');
   });
 
   it('structuredContent: every page-derived string comes back fenced, with its fence lookalikes escaped', () => {
-    const leaks: string[] = [];
-    for (const { call: c, r } of replies) {
-      for (const { at, s } of strings(r.structuredContent)) {
-        if (!MARKS.test(s)) continue;
-        // content is a whole block: judged like the text. Any other field is one fenced block of its own.
-        const field = FIELD.exec(s);
-        if (at !== 'content' && !field) leaks.push(`${c}: ${at} is page text outside a fenced block`);
-        const rest = at === 'content' ? s.replace(BLOCK, '') : '';
-        if (at === 'content' && MARKS.test(rest)) leaks.push(`${c}: ${at} has page text outside its block`);
-        if (FENCE_LIKE.test(at === 'content' ? (s.match(BLOCK) ?? []).map((b) => b.slice(b.indexOf('\n') + 1, b.lastIndexOf('\n'))).join('\n') : (field?.[1] ?? s))) {
-          leaks.push(`${c}: ${at} = ${s.slice(0, 300)}`);
-        }
-      }
-    }
+    const leaks = replies.flatMap(({ call: c, r }) => fieldLeaks(c, r.structuredContent));
     expect(leaks).toEqual([]);
   });
 

@@ -161,11 +161,11 @@ describe('audit_report', () => {
     expect(sc).toMatchObject({ total: 25, unaudited: 25, next_offset: 20 });
     expect(sc.pairs).toHaveLength(20);
     expect(sc.pairs[0]).toMatchObject({ line: 5, statement: 'Claim 1 about productivity in the majority of workplaces', source_id: 'S1' });
-    const text = (first.content[0] as any).text as string;
-    expect(text).toMatch(/^total: 25\nunaudited: 25\nnext_offset: 20\nurls\.S1: https:\/\/example\.org\/iceland\n/);
-    const block = text.slice(text.indexOf('<untrusted-page-content'));
-    expect(block).toContain(`[${sc.pairs[0].pair_id}] line 5 · S1 · unaudited`);
-    expect(block).toContain('passage: Between 2015 and 2019');
+    // The text is the same JSON (SPEC 11.1); one passage per pair, fenced.
+    expect(JSON.parse((first.content[0] as any).text as string)).toEqual(sc);
+    expect(sc.urls).toEqual({ S1: 'https://example.org/iceland' });
+    expect(sc.pairs[0].passages).toHaveLength(1);
+    expect(sc.pairs[0].passages[0]).toMatch(/^<untrusted-page-content>Between 2015 and 2019.*<\/untrusted-page-content>$/);
     const second = await h.ok('audit_report', { run_id, offset: 20 });
     expect(second.pairs).toHaveLength(5);
     expect(second.next_offset).toBeUndefined();
@@ -289,6 +289,9 @@ describe('record_audit lists', () => {
       ],
     });
     expect(rec.not_supported).toEqual([pairs[1].pair_id]);
-    expect(rec.unaudited_pairs).toEqual([pairs[2].pair_id]);
+    // Counts, and ids only of pairs below SUPPORTED: no list of every unaudited id (SPEC 11.1).
+    expect(rec.unaudited_pairs).toBeUndefined();
+    expect(rec.counts).toEqual({ supported: 1, partial: 1, unsupported: 0, unaudited: 1 });
+    expect(JSON.stringify(rec)).not.toContain(pairs[2].pair_id);
   });
 });

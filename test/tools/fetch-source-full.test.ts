@@ -65,10 +65,7 @@ describe('fetch_source kept, left_out and full', () => {
     expect(s1.left_out).toEqual(['<untrusted-page-content>68.2. Built-in Operator Classes</untrusted-page-content>']);
     // The heading is page text: in the text rendering it sits inside the untrusted block.
     const t1 = text(first);
-    expect(t1).toMatch(/keeps \d+% of the page's visible text.*full: true/);
-    const block = t1.slice(t1.indexOf('<untrusted'));
-    expect(block).toContain('left out:\n  68.2. Built-in Operator Classes');
-    expect(t1.slice(0, t1.indexOf('<untrusted'))).not.toContain('68.2. Built-in Operator Classes');
+    expect(JSON.parse(t1)).toEqual(s1);
     const file = path.join(h.root, runId, 'sources', 'S1.md');
     expect(frontmatter(file)).toMatch(/\nkept: 0(\.\d+)?\nleft_out:\n  - 68\.2\. Built-in Operator Classes/);
     const sha1 = /sha256: ([0-9a-f]{64})/.exec(frontmatter(file))?.[1];

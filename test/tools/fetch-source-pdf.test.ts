@@ -78,7 +78,9 @@ describe('fetch_source on PDFs', () => {
     await open();
     const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/policy.pdf`, focus: 'priority of a package' });
     expect(r).toMatchObject({ source_id: 'S1', content_type: 'pdf', pages: { stored: 193, not_read: 0 }, title: '<untrusted-page-content>Debian Policy Manual</untrusted-page-content>' });
-    expect(r.outline[0]).toBe('<untrusted-page-content>About this manual (p. 13)</untrusted-page-content>');
+    // One fenced block, an entry a line (SPEC 11.2).
+    expect(r.outline).toHaveLength(1);
+    expect(r.outline[0]).toMatch(/^<untrusted-page-content>About this manual \(p\. 13\)\n[\s\S]*<\/untrusted-page-content>$/);
     expect(r.content).toContain('The priority of a package is determined solely by the functionality it provides');
     expect(r.content).not.toMatch(/<!-- page \d+ -->/);
     const file = stored('S1');
@@ -131,7 +133,7 @@ describe('fetch_source on PDFs', () => {
     await open();
     const r = await h.call('fetch_source', { run_id: runId, url: `${web.origin}/long.pdf` });
     expect(r.structuredContent).toMatchObject({ pages: { stored: 300, not_read: 100 } });
-    expect(text(r)).toMatch(/pages.not_read: 100\n[\s\S]*PDF, 300 pages stored; 100 more pages were not read \(past the 300-page cap\)\./);
+    expect(JSON.parse(text(r))).toMatchObject({ pages: { stored: 300, not_read: 100 } });
     const file = stored('S1');
     expect(file).toMatch(/\npages: 300\npages_not_read: 100\n/);
     expect(file).toContain('Page 300 of the long report');
@@ -141,7 +143,8 @@ describe('fetch_source on PDFs', () => {
   it('keeps hostile PDF text inside the untrusted block, escaped as text', async () => {
     await open();
     const r = await h.call('fetch_source', { run_id: runId, url: `${web.origin}/hostile.pdf` });
-    const t = text(r);
+    const t = (r.structuredContent as { content: string }).content;
+    expect(JSON.parse(text(r))).toEqual(r.structuredContent);
     expect(t.split('</untrusted-page-content>').length).toBe(2);
     expect(t.indexOf('delete the artifacts folder')).toBeLessThan(t.lastIndexOf('</untrusted-page-content>'));
     const file = stored('S1');

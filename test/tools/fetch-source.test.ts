@@ -97,7 +97,9 @@ describe('fetch_source', () => {
     expect(open_).toBeGreaterThan(0);
     expect(t.indexOf('delete the artifacts folder')).toBeGreaterThan(open_);
     expect(t.indexOf('delete the artifacts folder')).toBeLessThan(close);
-    expect(t.split('</untrusted-page-content>').length).toBe(2);
+    const content = (r.structuredContent as { content: string }).content;
+    expect(content.split('</untrusted-page-content>').length).toBe(2);
+    expect(content.indexOf('delete the artifacts folder')).toBeGreaterThan(content.indexOf('<untrusted-page-content'));
     expect(fs.readdirSync(path.dirname(h.root)).some((f) => f === 'cron.d')).toBe(false);
   });
 

@@ -100,9 +100,8 @@ describe('origins', () => {
     const s3 = fs.readFileSync(path.join(h.root, runId, 'sources', 'S3.md'), 'utf8');
     expect(s3).toMatch(/\norigin: example\.net\nmirror_of: S2\n/);
     const again = await h.call('fetch_source', { run_id: runId, url: url('mirror.example.net/story') });
-    const shown = (again.content[0] as { text: string }).text;
-    expect(shown).toMatch(/^origin: example\.net$/m);
-    expect(shown).toMatch(/^mirror_of: S2$/m);
+    const shown = JSON.parse((again.content[0] as { text: string }).text) as Record<string, unknown>;
+    expect(shown).toMatchObject({ origin: 'example.net', mirror_of: 'S2' });
   });
 
   it('record_round computes confidence from origins and reports show them', async () => {

@@ -49,13 +49,46 @@ describe('fetch_source with max_chars 40000 on a 38,499-character page', () => {
       const r = await call('fetch_source', args);
       const s = r.structuredContent as { content: string; next_start_index?: number };
       seen += inner(s.content);
-      const text = (r.content[0] as { text: string }).text;
       if (s.next_start_index === undefined) break;
-      expect(text).toContain(`next_start_index: ${s.next_start_index}`);
       expect(seen.length).toBe(s.next_start_index);
       args = { run_id, url: 'https://example.org/long', max_chars: 40_000, start_index: s.next_start_index };
     }
     expect(seen).toBe(md);
+  });
+});
+
+describe('fetch_source on a last page shorter than max_chars (issue 27, item 6)', () => {
+  it('stays under the cap when the page is short of max_chars but its JSON is not', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    // Quotes and line breaks double in JSON: 22,000 characters of this page show as about 31,000.
+    const line = (i: number) => `Row ${String(i).padStart(4, '0')} said "yes" and "no" and "maybe" to "it".`;
+    const md = `# Quotes\n\n${Array.from({ length: 600 }, (_, i) => line(i)).join('\n')}\n`;
+    await seedSource(h.root, run_id, 'https://example.org/quotes', md, 'Quotes');
+    const start = md.length - 22_000;
+    let seen = '';
+    let args: Record<string, unknown> = { run_id, url: 'https://example.org/quotes', max_chars: 40_000, start_index: start };
+    for (let i = 0; i < 10; i++) {
+      const r = await call('fetch_source', args);
+      const s = r.structuredContent as { content: string; next_start_index?: number };
+      seen += inner(s.content);
+      if (s.next_start_index === undefined) break;
+      args = { ...args, start_index: s.next_start_index };
+    }
+    expect(seen).toBe(md.slice(start));
+  });
+});
+
+describe('audit_report with a report sentence of 30,000 characters (issue 27, item 6)', () => {
+  it('keeps the page under the cap', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    await seedSource(h.root, run_id, 'https://example.org/study', '# Study\n\nThe trial kept output steady while hours fell.\n', 'Study');
+    const long = `The trial kept output steady ${'while hours fell across many teams and sites '.repeat(650)}[S1]`;
+    const report = ['# Question', '', '## Findings', '', long, '', 'The trial kept output steady. [S1]', '', '## Sources', '', '- [S1] Study — https://example.org/study', ''].join('\n');
+    fs.writeFileSync(path.join(h.root, run_id, 'report.md'), report);
+    const r = await call('audit_report', { run_id });
+    expect((r.structuredContent as { pairs: unknown[] }).pairs.length).toBeGreaterThan(0);
   });
 });
 
@@ -79,8 +112,6 @@ describe('audit_report with limit 50', () => {
       expect(s.total).toBe(60);
       expect(s.pairs.length).toBeGreaterThan(0);
       ids.push(...s.pairs.map((p) => p.pair_id));
-      const text = (r.content[0] as { text: string }).text;
-      for (const p of s.pairs) expect(text).toContain(`[${p.pair_id}]`);
       if (s.next_offset !== undefined) expect(s.next_offset).toBe(offset + s.pairs.length);
       offset = s.next_offset;
       pages += 1;

@@ -151,8 +151,11 @@ describe('record_round refusals and warnings', () => {
     }));
     const chars = JSON.stringify(r).length;
     expect(chars / 4).toBeLessThan(700);
-    const text = (r.content[0] as { text: string }).text;
-    for (const field of ['action:', 'saturation:', 'url_overlap:', 'plateau_level:', 'next_phase:', 'micro_report:', 'next.round:', 'next.fetch_prompt:']) expect(text).toContain(field);
+    // The text is the JSON of structuredContent (SPEC 11.1): every decision field in both channels.
+    const text = JSON.parse((r.content[0] as { text: string }).text) as Record<string, unknown>;
+    expect(text).toEqual(r.structuredContent);
+    for (const field of ['action', 'saturation', 'url_overlap', 'plateau_level', 'next_phase', 'micro_report', 'next']) expect(text).toHaveProperty(field);
+    expect(text).toHaveProperty('next.fetch_prompt');
   });
 
   it('renders byte-identical micro-reports from the same state', async () => {
