@@ -38,6 +38,7 @@ export const GAP_KINDS = [
   'unread-source',
   'missing-counterarg',
   'unresolved-contradiction',
+  'uncovered',
 ] as const;
 export type GapKind = (typeof GAP_KINDS)[number];
 
