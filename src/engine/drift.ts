@@ -161,7 +161,6 @@ export function assessDrift(i: DriftInput): DriftResult {
   const whole = i.title === undefined ? i.text : `${i.title}\n${i.text}`;
   // Link targets and markup are no part of what a page says: "docs.python.org/3.11/…" names no subject.
   const plain = plainTextProjection(whole);
-  const words = terms(plain);
   const page = readPage(plain);
   const count = (phrases: readonly string[]): number => phrases.reduce((sum, p) => sum + occurrences(page, p), 0);
   const signals: DriftSignal[] = [];
@@ -183,7 +182,7 @@ export function assessDrift(i: DriftInput): DriftResult {
     if (i.published !== undefined) {
       if (i.published < period.from || i.published > period.to) signals.push('temporal');
     } else {
-      const years = words.filter(isYear).map(Number);
+      const years = page.words.filter(isYear).map(Number);
       const farOutside = (y: number): boolean => y < period.from - YEAR_SLACK || y > period.to + YEAR_SLACK;
       if (years.length > 0 && years.every(farOutside)) signals.push('temporal');
     }
