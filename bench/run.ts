@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { audit } from './audit.js';
 import { coldStart } from './cold-start.js';
+import { drift } from './drift.js';
 import { completeness } from './completeness.js';
 import { extraction } from './extraction.js';
 import { footprint } from './footprint.js';
@@ -31,9 +32,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   'pair-context': () => pairContext(),
   pdf,
   'pdf-bombs': pdfBombs,
+  drift,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'extraction', 'completeness', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'drift', 'extraction', 'completeness', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

@@ -10,6 +10,8 @@ export interface CriticGap {
   priority: number;
   material: boolean;
   unanswerable?: boolean;
+  /** For kind `uncovered`: the stored source whose passage the report leaves out. */
+  source_id?: string;
 }
 
 export interface CriticState {
@@ -132,9 +134,9 @@ export function emptyCriticState(): CriticState {
 }
 
 /**
- * Applies one critique. Unanswerable gaps become open questions and play no other part; a sign-off
- * that still lists material gaps is not a clean one. Never refuses: past the budget it keeps counting
- * and says stop.
+ * Applies one critique. Unanswerable gaps become open questions and play no other part, uncovered ones
+ * are the writer's; a sign-off that still lists material gaps is not a clean one. Never refuses: past the
+ * budget it keeps counting and says stop.
  */
 export function applyCritique(
   state: CriticState,
@@ -147,7 +149,9 @@ export function applyCritique(
     openQuestions.push(g.description);
   };
   for (const g of input.gaps) if (g.unanswerable === true) keep(g);
-  const material = input.gaps.filter((g) => g.unanswerable !== true && g.material);
+  // An uncovered passage is already stored: the writer states it, cited, so it opens no thread and keeps
+  // no sign-off from being clean.
+  const material = input.gaps.filter((g) => g.unanswerable !== true && g.material && g.kind !== 'uncovered');
 
   const clean = input.signoff && material.length === 0;
   const rounds = state.rounds + 1;

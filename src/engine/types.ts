@@ -29,7 +29,7 @@ export type SubjectStatus = (typeof SUBJECT_STATUSES)[number];
 export const CONTRADICTION_STATUSES = ['OPEN', 'RESOLVED'] as const;
 export type ContradictionStatus = (typeof CONTRADICTION_STATUSES)[number];
 
-export const DRIFT_SIGNALS = ['subject', 'domain', 'temporal', 'geographic'] as const;
+export const DRIFT_SIGNALS = ['subject', 'domain', 'temporal', 'geographic', 'version'] as const;
 export type DriftSignal = (typeof DRIFT_SIGNALS)[number];
 
 export const GAP_KINDS = [
@@ -38,6 +38,7 @@ export const GAP_KINDS = [
   'unread-source',
   'missing-counterarg',
   'unresolved-contradiction',
+  'uncovered',
 ] as const;
 export type GapKind = (typeof GAP_KINDS)[number];
 

@@ -466,20 +466,55 @@ export function rankedPassagesAcross(
   context?: string,
   options: PassageOptions = {},
 ): { source_id: string; passage: string }[] {
-  const query = claimQuery(statement, context);
-  if (query.size === 0) return [];
+  return passageIndex(sources)
+    .rank(statement, count, maxChars, context, options)
+    .map(({ source_id, passage }) => ({ source_id, passage }));
+}
+
+export interface ScoredPassage {
+  source_id: string;
+  passage: string;
+  /** BM25 over every unit of the index: comparable between units of one query only. */
+  score: number;
+  /** The share of the query's own distinct words (not its context's) found in the index that the unit holds, 0–1. */
+  share: number;
+  /** The unit's place, `<source id>@<offset>`: the same unit ranked for two queries has the same key. */
+  unit: string;
+}
+
+/**
+ * The units of several sources cut and counted once, for ranking many queries against them (the coverage
+ * audit ranks every sub-question of a run over all its stored sources).
+ */
+export function passageIndex(sources: readonly { id: string; markdown: string }[]): {
+  rank: (statement: string, count: number, maxChars: number, context?: string, options?: PassageOptions) => ScoredPassage[];
+} {
   const split = sources.map((s) => ({ s, units: splitUnits(s.markdown) }));
   const all = split.flatMap(({ s, units }) => units.map((u) => ({ s, u })));
   const docs = split.flatMap(({ s, units }) => unitDocs(s.markdown, units));
-  const scores = bm25Weighted(docs, query);
-  const best = all
-    .map((x, i) => ({ ...x, score: scores[i] ?? 0, i }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || a.i - b.i)
-    .slice(0, count);
-  return best
-    .map((x) => ({ source_id: x.s.id, passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window') }))
-    .filter((p) => p.passage !== '');
+  return {
+    rank(statement, count, maxChars, context, options = {}) {
+      const query = claimQuery(statement, context);
+      if (query.size === 0) return [];
+      // Words no stored text holds ("documentation", "describe") cannot be matched: the share leaves them out.
+      const own = [...query].filter(([t, w]) => w === 1 && docs.some((d) => d.counts.has(t))).map(([t]) => t);
+      const scores = bm25Weighted(docs, query);
+      const best = all
+        .map((x, i) => ({ ...x, score: scores[i] ?? 0, i }))
+        .filter((x) => x.score > 0)
+        .sort((a, b) => b.score - a.score || a.i - b.i)
+        .slice(0, count);
+      return best
+        .map((x) => ({
+          source_id: x.s.id,
+          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window'),
+          score: x.score,
+          share: own.length === 0 ? 0 : own.filter((t) => docs[x.i]?.counts.has(t)).length / own.length,
+          unit: `${x.s.id}@${x.u.start}`,
+        }))
+        .filter((p) => p.passage !== '');
+    },
+  };
 }
 
 /**

@@ -30,7 +30,7 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Check a result for drift',
     description:
-      "Checks a fetched page against the thread's subjects, terms and scope; keeps the drift streak. Returns drift, signals, consecutive_drifts, action (extract|skip|reformulate). Call before extracting facts for record_round.",
+      "Checks a fetched page against the thread's subjects, terms, scope and named release; keeps the drift streak. Returns drift, signals, consecutive_drifts, action (extract|skip|reformulate). Call before extracting facts for record_round.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -63,6 +63,15 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
         include: run.brief.disambiguation?.include ?? [],
         exclude: run.brief.disambiguation?.exclude ?? [],
         ...(scope ? { scope } : {}),
+        // Where the run names the release it is about, for the version signal.
+        versionContext: [
+          run.question,
+          ...(run.brief.assumptions ?? []),
+          ...(run.brief.known_facts ?? []).map((f) => f.fact),
+          ...(run.brief.disambiguation?.include ?? []),
+          ...state.definition.subjects,
+          ...state.definition.sub_questions.map((q) => q.question),
+        ],
       });
       const streak = nextDriftStreak(state.drift_streak, result.drift);
       const drifted = new Set(state.drifted_keys);

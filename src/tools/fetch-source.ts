@@ -6,7 +6,7 @@ import { originOf } from '../engine/origin.js';
 import { projectForMatching } from '../engine/grounding.js';
 import type { StoredSource } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { recordRead, seenBy, type Seen } from './outline-reads.js';

@@ -18,9 +18,10 @@ import { recordCritique } from './record-critique.js';
 import { auditReport } from './audit-report.js';
 import { recordAudit } from './record-audit.js';
 import { verifyReport } from './verify-report.js';
+import { coverageReport } from './coverage-report.js';
 
 // The bundle carries tools/list precomputed by the build (scripts/build.mjs), so a cold start does not
-// convert eleven zod schemas; run from sources, the list is computed. A test compares the two.
+// convert every tool's zod schema; run from sources, the list is computed. A test compares the two.
 declare const __DEEP_RESEARCH_TOOL_LIST__: string | undefined;
 const PREBUILT_TOOL_LIST: ReturnType<typeof listTools> | undefined =
   typeof __DEEP_RESEARCH_TOOL_LIST__ === 'string' ? (JSON.parse(__DEEP_RESEARCH_TOOL_LIST__) as ReturnType<typeof listTools>) : undefined;
@@ -37,6 +38,7 @@ export const TOOLS = [
   auditReport,
   recordAudit,
   verifyReport,
+  coverageReport,
 ] as unknown as ToolDefinition<ZodRawShape>[];
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {

@@ -11,5 +11,6 @@ export const TOOL_NAMES = [
   'audit_report',
   'record_audit',
   'verify_report',
+  'coverage_report',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

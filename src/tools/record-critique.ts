@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputError } from '../errors.js';
 import { CLEAN_SIGNOFFS_TO_STOP, UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';
 import { criticThreadBudget, criticThreadsLeft } from '../engine/critic-budget.js';
@@ -19,6 +20,7 @@ const inputSchema = {
         priority: z.number().min(0).max(1000).describe('Larger = more important.'),
         material: z.boolean().describe('Closing it would change a claim.'),
         unanswerable: z.boolean().optional().describe(UNANSWERABLE),
+        source_id: z.string().max(20).optional().describe('For kind uncovered: the S<n> coverage_report named.'),
       }),
     )
     .max(50),
@@ -50,6 +52,11 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
   },
   async handler(args, ctx: ToolContext) {
     ctx.store.loadRun(args.run_id);
+    for (const [i, g] of args.gaps.entries()) {
+      if (g.kind === 'uncovered' && (g.source_id === undefined || !ctx.store.readSource(args.run_id, g.source_id))) {
+        throw new InputError(`gap ${i + 1} is uncovered: give its source_id, the stored source coverage_report named (S<n>)`);
+      }
+    }
     return ctx.store.lock(args.run_id, () => {
       const run = ctx.store.loadRun(args.run_id);
       const result = applyCritique(run.critic, { gaps: args.gaps, signoff: args.signoff }, run.budgets.critic_rounds);

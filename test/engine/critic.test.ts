@@ -131,3 +131,15 @@ describe('issue 17: next_definition names and open questions by meaning', () => 
     expect(sameQuestion(long, 'Whether files included from global config count as protected configuration.')).toBe(false);
   });
 });
+
+describe('uncovered gaps (issue 24)', () => {
+  it('are the writer\'s: they open no thread, keep no sign-off from being clean and do not count as open material gaps', () => {
+    const uncovered = { kind: 'uncovered' as const, description: 'The report leaves out the 1000-page checkpoint threshold.', query: 'wal_autocheckpoint', priority: 9, material: true, source_id: 'S4' };
+    const other = { kind: 'modality' as const, description: 'No benchmark data.', query: 'sqlite wal benchmark', priority: 1, material: true };
+    const alone = applyCritique(emptyCriticState(), { gaps: [uncovered], signoff: true }, 3);
+    expect(alone).toMatchObject({ clean: true, open_material_gaps: 0 });
+    expect(alone.next_target).toBeUndefined();
+    const both = applyCritique(emptyCriticState(), { gaps: [uncovered, other], signoff: false }, 3);
+    expect(both).toMatchObject({ clean: false, open_material_gaps: 1, next_target: 'sqlite wal benchmark' });
+  });
+});

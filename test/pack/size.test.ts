@@ -8,9 +8,11 @@ const commands = files.filter((f) => f.kind === 'command');
 
 describe('size and shape of the prose', () => {
   // 4,000 until issue 20 added 159 words: primary origins in the plan, how to verify a fact, the basis.
-  it('the commands together stay under 4,159 words', () => {
+  // Issue 24 added 54: the coverage audit (coverage_report before the first critique, the uncovered kind,
+  // its count in Methods) and its two allowed-tools lines.
+  it('the commands together stay under 4,213 words', () => {
     const total = commands.reduce((n, c) => n + words(c.raw), 0);
-    expect(total).toBeLessThan(4159);
+    expect(total).toBeLessThan(4213);
   });
 
   for (const c of commands) {

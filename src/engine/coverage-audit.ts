@@ -1,0 +1,120 @@
+// The coverage audit (SPEC 11.1): the passages of the run's stored sources that answer a sub-question and
+// that no sentence of the report states. Pure: the caller ranks the passages (the same index as
+// fetch_source's focus and the claim audit) and supplies the report's sentences.
+import { stems } from './similarity.js';
+
+// Words with which a sub-question speaks of its sources rather than its subject ("What does the git
+// documentation say about …"): ranked, they pull up pages about writing documentation.
+const ABOUT_SOURCES = new Set(
+  'documentation documented document documents docs manual manuals official describe describes described say says said state states mention mentions advise advises'.split(' '),
+);
+
+/** The sub-question as the passage index should rank it: without the words that speak of sources. */
+export function rankingQuestion(question: string): string {
+  return question
+    .split(/(\s+)/)
+    .filter((w) => !ABOUT_SOURCES.has(w.toLowerCase().replace(/[^\p{L}]/gu, '')))
+    .join('');
+}
+
+/** A ranked passage for one sub-question, as the passage index gives it. */
+export interface CoverageCandidate {
+  source_id: string;
+  passage: string;
+  score: number;
+  /** Share of the sub-question's own words the passage's unit holds, 0–1. */
+  share: number;
+  /** The unit's identity: one unit (and one passage text) is shown once, under the first sub-question it answers. */
+  unit: string;
+}
+
+export interface CoverageQuestion {
+  thread: string;
+  sub_question: string;
+  /** Best first. */
+  candidates: readonly CoverageCandidate[];
+}
+
+export interface CoverageItem {
+  thread: string;
+  sub_question: string;
+  source_id: string;
+  passage: string;
+}
+
+/**
+ * What the critic is shown, chosen for cost (the whole audit must stay within a few thousand tokens of a
+ * run): at most PER_QUESTION passages a sub-question, each holding at least MIN_SHARE of its words and
+ * scoring at least MIN_RELATIVE of that sub-question's best passage, so a question the sources barely
+ * touch shows nothing rather than noise.
+ */
+export const COVERAGE_LIMITS = { perQuestion: 2, minShare: 0.5, minRelative: 0.6 } as const;
+
+/**
+ * A report sentence states a passage sentence when it holds at least half of the passage sentence's stems
+ * (and at least MIN_SHARED): a report sentence that sums up two sentences of a manual states both, and a
+ * short generic one ("SQLite supports WAL mode") does not hide every passage of the WAL page.
+ */
+const STATED = { minShared: 3, ofPassage: 0.5 } as const;
+
+/** Passage sentences of fewer stems than this say too little to be judged stated or not. */
+const MIN_SENTENCE_STEMS = 3;
+
+function sentencesOf(text: string): string[] {
+  return text.split(/(?<=[.!?;:。！？])\s+/).filter((s) => s.trim() !== '');
+}
+
+function shared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const t of a) if (b.has(t)) n += 1;
+  return n;
+}
+
+/**
+ * A passage is stated when at least half of its sentences (those with something to say) are each stated
+ * by one sentence of the report.
+ */
+export function isStated(passage: string, report: readonly ReadonlySet<string>[]): boolean {
+  const parts = sentencesOf(passage)
+    .map((s) => stems(s))
+    .filter((s) => s.size >= MIN_SENTENCE_STEMS);
+  if (parts.length === 0) return false;
+  const stated = parts.filter((p) =>
+    report.some((r) => {
+      const n = shared(r, p);
+      return n >= STATED.minShared && n >= STATED.ofPassage * p.size;
+    }),
+  ).length;
+  return stated * 2 >= parts.length;
+}
+
+/** The report's sentences as stem sets, ready for `isStated`. */
+export function reportStems(sentences: readonly string[]): Set<string>[] {
+  return sentences.map((s) => stems(s)).filter((s) => s.size > 0);
+}
+
+/**
+ * The passages to show, grouped by sub-question in the order given (threads in run order, sub-questions in
+ * definition order): for each, its strong candidates that the report does not state and that no earlier
+ * sub-question showed.
+ */
+export function uncoveredPassages(questions: readonly CoverageQuestion[], report: readonly ReadonlySet<string>[]): CoverageItem[] {
+  const shown = new Set<string>();
+  const out: CoverageItem[] = [];
+  for (const q of questions) {
+    const top = q.candidates[0]?.score ?? 0;
+    let taken = 0;
+    for (const c of q.candidates) {
+      if (taken >= COVERAGE_LIMITS.perQuestion) break;
+      if (c.share < COVERAGE_LIMITS.minShare || c.score < COVERAGE_LIMITS.minRelative * top) continue;
+      // Two copies of one page (a mirror under another URL) give the same passage: it is shown once.
+      const text = c.passage.replace(/\s+/g, ' ').trim().toLowerCase();
+      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report)) continue;
+      shown.add(c.unit);
+      shown.add(text);
+      taken += 1;
+      out.push({ thread: q.thread, sub_question: q.sub_question, source_id: c.source_id, passage: c.passage });
+    }
+  }
+  return out;
+}

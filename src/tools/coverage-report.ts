@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { rankingQuestion, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { parseReport } from '../engine/statements.js';
+import type { ToolContext } from './context.js';
+import { readReport } from './report-file.js';
+import { annotationsFor, ok, REPLY_CHARS, replySize } from './result.js';
+import { runId } from './schemas.js';
+import type { ToolDefinition } from './tool.js';
+
+export const DEFAULT_COVERAGE_PAGE = 20;
+/** Candidates ranked per sub-question before the thresholds and the report are applied. */
+const CANDIDATES = 6;
+const PASSAGE_CHARS = 300;
+
+const inputSchema = {
+  run_id: runId,
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_COVERAGE_PAGE}, max 50; may return fewer: go on from next_offset.`),
+};
+
+const outputSchema = {
+  total: z.number(),
+  items: z.array(z.object({ thread: z.string(), sub_question: z.string(), source_id: z.string(), passage: z.string() })),
+  next_offset: z.number().optional(),
+};
+
+export const coverageReport: ToolDefinition<typeof inputSchema> = {
+  name: 'coverage_report',
+  config: {
+    title: 'List stored passages the report leaves out',
+    description:
+      "Per sub-question, the stored sources' best passages that no sentence of report.md states yet (all of them before it is written). Returns total, items [{thread, sub_question, source_id, passage}], next_offset. Call before record_critique; a material one is a gap of kind uncovered with its source_id.",
+    inputSchema,
+    outputSchema,
+    annotations: annotationsFor('read'),
+  },
+  async handler(args, ctx: ToolContext) {
+    const run = ctx.store.loadRun(args.run_id);
+    const { passageIndex } = await import('../fetch/passages.js');
+    const { fence } = await import('../fetch/untrusted.js');
+    const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd).text;
+    const parsed = report === undefined ? undefined : parseReport(report);
+    const sentences = parsed ? [...new Set([...parsed.statements.map((s) => s.context.sentence), ...parsed.uncited.map((u) => u.text)])] : [];
+    const sources = ctx.store.listSourceIds(run.run_id).flatMap((id) => {
+      const s = ctx.store.readSource(run.run_id, id);
+      // A mirror repeats its original: ranking both would show one passage twice.
+      return s && s.mirror_of === undefined ? [{ id, markdown: s.markdown, key: s.canonical_key }] : [];
+    });
+    const index = passageIndex(sources);
+    const questions: CoverageQuestion[] = run.threads.flatMap((entry) => {
+      const state = ctx.store.loadThread(run.run_id, entry.slug);
+      const definition = state?.definition ?? run.brief.threads.find((t) => t.name === entry.name);
+      if (!definition) return [];
+      // Pages this thread's drift check set aside answer none of its sub-questions.
+      const drifted = new Set(state?.drifted_keys ?? []);
+      const keep = new Set(sources.filter((s) => !drifted.has(s.key)).map((s) => s.id));
+      return definition.sub_questions.map((q) => ({
+        thread: entry.name,
+        sub_question: q.id,
+        candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' ')).filter((c) => keep.has(c.source_id)),
+      }));
+    });
+    const all = uncoveredPassages(questions, reportStems(sentences)).map((i) => ({ ...i, passage: fence(i.passage) }));
+    const offset = args.offset ?? 0;
+    let shown = Math.max(0, Math.min(args.limit ?? DEFAULT_COVERAGE_PAGE, all.length - offset));
+    let r = build(shown);
+    while (shown > 1 && replySize(r) > REPLY_CHARS) {
+      shown = Math.max(1, Math.min(shown - 1, Math.floor((shown * REPLY_CHARS) / replySize(r))));
+      r = build(shown);
+    }
+    return r;
+
+    function build(n: number) {
+      const next = offset + n < all.length ? offset + n : undefined;
+      return ok({ total: all.length, items: all.slice(offset, offset + n), ...(next !== undefined ? { next_offset: next } : {}) });
+    }
+  },
+};

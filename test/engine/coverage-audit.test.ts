@@ -1,0 +1,42 @@
+// The coverage audit's selection (SPEC 11.1): which ranked passages the critic is shown.
+import { describe, expect, it } from 'vitest';
+import { COVERAGE_LIMITS, isStated, reportStems, uncoveredPassages, type CoverageCandidate } from '../../src/engine/coverage-audit.js';
+
+// From SQLite's PRAGMA documentation (public domain).
+const DELETE_MODE = 'The DELETE journaling mode is the normal behavior. In the DELETE mode, the rollback journal is deleted at the conclusion of each transaction.';
+
+const cand = (o: Partial<CoverageCandidate> & { passage: string }): CoverageCandidate => ({ source_id: 'S1', score: 10, share: 1, unit: o.passage.slice(0, 20), ...o });
+
+describe('isStated', () => {
+  it('a sentence holding most of each passage sentence states it; a paraphrase summing both sentences counts', () => {
+    expect(isStated(DELETE_MODE, reportStems(['In SQLite the default journal mode is DELETE, which deletes the rollback journal at the end of each transaction.']))).toBe(true);
+  });
+  it('a short generic sentence on the subject does not hide the passage', () => {
+    expect(isStated(DELETE_MODE, reportStems(['SQLite keeps a journal in several modes.', 'WAL mode suits busy web apps.']))).toBe(false);
+  });
+  it('nothing is stated by an empty report', () => {
+    expect(isStated(DELETE_MODE, [])).toBe(false);
+  });
+});
+
+describe('uncoveredPassages', () => {
+  const q = (candidates: CoverageCandidate[], sub_question = 'SQ-1') => ({ thread: 'T', sub_question, candidates });
+
+  it(`shows at most ${COVERAGE_LIMITS.perQuestion} a sub-question, and none below the share or the relative score`, () => {
+    const out = uncoveredPassages(
+      [q([cand({ passage: 'one alpha beta gamma.' }), cand({ passage: 'two alpha beta gamma.' }), cand({ passage: 'three alpha beta gamma.' })]),
+       q([cand({ passage: 'weak share words.', share: COVERAGE_LIMITS.minShare - 0.01 }), cand({ passage: 'top words.', score: 10 })], 'SQ-2'),
+       q([cand({ passage: 'best words.', score: 10 }), cand({ passage: 'far below words.', score: 10 * COVERAGE_LIMITS.minRelative - 0.1 })], 'SQ-3')],
+      [],
+    );
+    expect(out.map((i) => `${i.sub_question} ${i.passage}`)).toEqual(['SQ-1 one alpha beta gamma.', 'SQ-1 two alpha beta gamma.', 'SQ-2 top words.', 'SQ-3 best words.']);
+  });
+
+  it('shows a unit, or the same text from a copy of the page, once; leaves out what the report states', () => {
+    const shared = cand({ passage: 'Same passage here.', unit: 'S1@0' });
+    const copy = cand({ passage: 'Same  passage here.', unit: 'S4@0', source_id: 'S4' });
+    const stated = cand({ passage: DELETE_MODE, unit: 'S2@5', source_id: 'S2' });
+    const out = uncoveredPassages([q([shared, stated]), q([copy, shared], 'SQ-2')], reportStems(['The default journal mode is DELETE: the rollback journal is deleted at the end of each transaction.']));
+    expect(out).toEqual([{ thread: 'T', sub_question: 'SQ-1', source_id: 'S1', passage: 'Same passage here.' }]);
+  });
+});

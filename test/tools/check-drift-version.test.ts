@@ -1,0 +1,34 @@
+// check_drift's version signal through a real MCP client (SPEC 11.1 drift, measured; issue 24 item 4):
+// the question names Python 3.11, and the page stored is the 3.4 release notes.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type Harness } from '../helpers/mcp.js';
+import { seedSource } from '../helpers/fixtures.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const page = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'drift', `${name}.md`), 'utf8');
+const split = (text: string) => {
+  const [title = '', ...rest] = text.split('\n');
+  return { title, markdown: rest.join('\n') };
+};
+
+describe('check_drift: another release', () => {
+  it('flags the 3.4 release notes for a question on Python 3.11, and not a page of the 3.11 docs', async () => {
+    h = await connect();
+    const brief = {
+      threads: [{ name: 'asyncio', sub_questions: [{ id: 'SQ-1', question: 'What changed in asyncio?' }], subjects: ['asyncio'] }],
+      disambiguation: { include: ['Python 3.11'], exclude: [] },
+    };
+    const { run_id } = await h.ok('start_run', { question: 'What changed in asyncio in Python 3.11?', brief });
+    await h.ok('start_thread', { run_id, thread: 'asyncio' });
+    const old = split(page('py-whatsnew-3.4'));
+    const now = split(page('py-asyncio-task'));
+    await seedSource(h.root, run_id, 'https://docs.python.org/3/whatsnew/3.4.html', old.markdown, old.title);
+    await seedSource(h.root, run_id, 'https://docs.python.org/3.11/library/asyncio-task.html', now.markdown, now.title);
+    expect(await h.ok('check_drift', { run_id, thread: 'asyncio', source_id: 'S1' })).toMatchObject({ drift: true, signals: ['version'], action: 'skip' });
+    expect(await h.ok('check_drift', { run_id, thread: 'asyncio', source_id: 'S2' })).toMatchObject({ drift: false, signals: [], action: 'extract' });
+  });
+});
