@@ -94,7 +94,7 @@ export function errorResult(err: unknown, where?: ErrorContext): CallToolResult 
     const at = typeof target === 'string' && where ? insideRoot(target, where.root) : undefined;
     return fail(
       `${tool} could not finish: ${meaning} (${e.code}${at !== undefined ? ` at ${at === '' ? 'the artifacts folder' : `"${at}"`}` : ''}). ` +
-        `${whatWasWritten(e, where)} Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.`,
+        `${whatWasWritten(e, where)} ${e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'Free space on the disk that holds the artifacts folder, then make the same call again.' : 'Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.'}`,
     );
   }
   const message = scrubPaths(err instanceof Error ? err.message : String(err), where?.root);
