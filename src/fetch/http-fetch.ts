@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { decodeBody, parseContentType } from './decode.js';
 import { GENERIC_TYPES, PDF_TYPES, hasPdfSignature } from './pdf/detect.js';
 import { checkAddress, checkUrl, effectivePort, isAllowListed } from './url-guard.js';
+import { fenceServerValue } from './untrusted.js';
 
 export type LookupFunction = (
   hostname: string,
@@ -47,6 +48,8 @@ export interface FetchOptions {
 export interface FetchOk {
   ok: true;
   finalUrl: string;
+  /** How a message names finalUrl: clipped, and fenced when a redirect chose it (SPEC 7). */
+  shownUrl: string;
   status: number;
   /** Media type without parameters, e.g. `text/html`. */
   contentType: string;
@@ -182,15 +185,18 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
     for (let hop = 0; ; hop++) {
       const check = checkUrl(current, opts.allowHosts);
       if (!check.ok) {
-        const where = hop === 0 ? '' : ` (reached through redirect ${hop})`;
-        return refused(`Refused ${clip(current)}${where}: ${check.reason} Skip this result.`);
+        // Past the first hop the URL is a redirect's target, the server's choice, and so is what the reason quotes of it.
+        if (hop === 0) return refused(`Refused ${clip(current)}: ${check.reason} Skip this result.`);
+        return refused(`Refused ${fenceServerValue(current)} (reached through redirect ${hop}): ${fenceServerValue(check.reason, 300)} Skip this result.`);
       }
       const target = check.url;
-      host = target.host;
+      // How messages name this hop: a redirect's target is quoted fenced, like every value the server chose.
+      const shown: Shown = hop === 0 ? { url: clip(target.href), host: target.host } : { url: fenceServerValue(target.href), host: fenceServerValue(target.host) };
+      host = shown.host;
       const hopState: { refusal?: string } = {};
       const agent = new Agent({
         connect: {
-          lookup: guardedLookup(opts.lookup ?? (dns.lookup as LookupFunction), effectivePort(target), isAllowListed(current, target, opts.allowHosts), hopState),
+          lookup: guardedLookup(opts.lookup ?? (dns.lookup as LookupFunction), effectivePort(target), isAllowListed(current, target, opts.allowHosts), hopState, hop > 0),
           timeout: Math.min(10_000, timeoutMs),
         },
       });
@@ -199,21 +205,21 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         try {
           res = await request(target, { dispatcher: agent, method: 'GET', headers: HEADERS, signal });
         } catch (err) {
-          return classifyError(err, hopState, deadline.signal, opts.signal, target, timeoutMs);
+          return classifyError(err, hopState, deadline.signal, opts.signal, shown, timeoutMs);
         }
         const status = res.statusCode;
         if (REDIRECTS.has(status)) {
           discard(res.body);
           const location = utf8Header(header(res.headers, 'location'));
-          if (!location) return httpFail(status, `HTTP ${status} redirect from ${clip(target.href)} has no Location header. Skip this result.`, false);
+          if (!location) return httpFail(status, `HTTP ${status} redirect from ${shown.url} has no Location header. Skip this result.`, false);
           if (hop >= maxRedirects) {
-            return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${clip(location)}): it redirects in a loop or too far. Skip this result.`, false);
+            return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${fenceServerValue(location)}): it redirects in a loop or too far. Skip this result.`, false);
           }
           const next = nextHop(location, target);
           if (next === undefined) {
-            return refused(`Refused the redirect from ${clip(target.href)} to ${clip(location)}: its address is ambiguous. Skip this result.`);
+            return refused(`Refused the redirect from ${shown.url} to ${fenceServerValue(location)}: its address is ambiguous. Skip this result.`);
           }
-          opts.onProgress?.(`Redirect ${hop + 1} (HTTP ${status}) to ${clip(next)}`);
+          opts.onProgress?.(`Redirect ${hop + 1} (HTTP ${status}) to ${fenceServerValue(next)}`);
           current = next;
           continue;
         }
@@ -227,7 +233,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         }
         if (status < 200 || status >= 300) {
           discard(res.body);
-          return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${clip(target.href)}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
+          return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${shown.url}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
         }
         const media = parseContentType(header(res.headers, 'content-type'));
         if (media && !READABLE_TYPES.has(media.type) && !PDF_TYPES.has(media.type) && !GENERIC_TYPES.has(media.type)) {
@@ -235,7 +241,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           return {
             ok: false,
             kind: 'content-type',
-            message: `${clip(target.href)} is ${media.type}, which fetch_source cannot read (it reads HTML, XHTML, plain text, markdown and PDF). Skip it or look for an HTML version.`,
+            message: `${shown.url} is of type ${fenceServerValue(media.type)}, which fetch_source cannot read (it reads HTML, XHTML, plain text, markdown and PDF). Skip it or look for an HTML version.`,
             status,
             reachedNetwork: true,
             transient: false,
@@ -247,34 +253,34 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         const coding = header(res.headers, 'content-encoding');
         if (Number.isFinite(declared) && declared > maxBytes && !coding) {
           discard(res.body);
-          return tooLarge(target, maxBytes);
+          return tooLarge(shown, maxBytes);
         }
         let bytes: Buffer;
         try {
           bytes = await readCapped(res.body, coding, maxBytes);
         } catch (err) {
-          if (err instanceof TooLargeError) return tooLarge(target, maxBytes);
+          if (err instanceof TooLargeError) return tooLarge(shown, maxBytes);
           if (err instanceof UnsupportedCodingError) {
-            return { ok: false, kind: 'content-type', message: `${clip(target.href)} was sent with content encoding "${clip(coding ?? '')}", which fetch_source cannot decode. Skip this result.`, status, reachedNetwork: true, transient: false };
+            return { ok: false, kind: 'content-type', message: `${shown.url} was sent with content encoding ${fenceServerValue(coding ?? '')}, which fetch_source cannot decode. Skip this result.`, status, reachedNetwork: true, transient: false };
           }
-          return classifyError(err, hopState, deadline.signal, opts.signal, target, timeoutMs);
+          return classifyError(err, hopState, deadline.signal, opts.signal, shown, timeoutMs);
         }
         // A PDF by its type, or by its signature when the type is generic or missing (SPEC 4.1).
         if ((media && PDF_TYPES.has(media.type)) || ((!media || GENERIC_TYPES.has(media.type)) && hasPdfSignature(bytes))) {
-          return { ok: true, finalUrl: target.href, status, contentType: 'application/pdf', body: '', raw: bytes, bytes: bytes.byteLength };
+          return { ok: true, finalUrl: target.href, shownUrl: shown.url, status, contentType: 'application/pdf', body: '', raw: bytes, bytes: bytes.byteLength };
         }
         if (media && GENERIC_TYPES.has(media.type)) {
-          return { ok: false, kind: 'content-type', message: `${clip(target.href)} is ${media.type} and not a PDF; fetch_source reads HTML, XHTML, plain text, markdown and PDF. Skip it or look for an HTML version.`, status, reachedNetwork: true, transient: false };
+          return { ok: false, kind: 'content-type', message: `${shown.url} is ${media.type} and not a PDF; fetch_source reads HTML, XHTML, plain text, markdown and PDF. Skip it or look for an HTML version.`, status, reachedNetwork: true, transient: false };
         }
         let type = media?.type;
         if (type === undefined) {
           type = sniffType(bytes);
           if (type === undefined) {
-            return { ok: false, kind: 'content-type', message: `${clip(target.href)} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text, markdown and PDF. Skip it.`, status, reachedNetwork: true, transient: false };
+            return { ok: false, kind: 'content-type', message: `${shown.url} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text, markdown and PDF. Skip it.`, status, reachedNetwork: true, transient: false };
           }
         }
         const { text } = decodeBody(bytes, media, HTML_TYPES.has(type));
-        return { ok: true, finalUrl: target.href, status, contentType: type, body: text, bytes: bytes.byteLength };
+        return { ok: true, finalUrl: target.href, shownUrl: shown.url, status, contentType: type, body: text, bytes: bytes.byteLength };
       } finally {
         agent.destroy().catch(() => undefined);
       }
@@ -292,7 +298,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
  * Wraps the resolver so every address it returns is checked before Node connects. One bad address
  * refuses the whole name: a DNS answer that mixes public and private addresses is a rebinding attempt.
  */
-function guardedLookup(base: LookupFunction, port: number, listed: boolean, state: { refusal?: string }): LookupFunction {
+function guardedLookup(base: LookupFunction, port: number, listed: boolean, state: { refusal?: string }, redirected: boolean): LookupFunction {
   return (hostname, options, callback) => {
     base(hostname, { ...options, all: true }, (err, address, family) => {
       if (err) return callback(err, '');
@@ -306,7 +312,7 @@ function guardedLookup(base: LookupFunction, port: number, listed: boolean, stat
         for (const a of list) {
           const reason = checkAddress(a.address, port, NO_ALLOW);
           if (reason !== undefined) {
-            state.refusal = `${hostname} resolves to ${a.address}: ${reason}`;
+            state.refusal = `${redirected ? fenceServerValue(hostname) : hostname} resolves to ${a.address}: ${reason}`;
             return callback(new AddressPolicyError(state.refusal), '');
           }
         }
@@ -318,9 +324,15 @@ function guardedLookup(base: LookupFunction, port: number, listed: boolean, stat
   };
 }
 
-function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortSignal, caller: AbortSignal | undefined, target: URL, timeoutMs: number): Attempt {
+/** How a message names the URL being fetched and its host (fenced when a redirect chose them). */
+interface Shown {
+  url: string;
+  host: string;
+}
+
+function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortSignal, caller: AbortSignal | undefined, target: Shown, timeoutMs: number): Attempt {
   if (hop.refusal !== undefined) {
-    return { ok: false, kind: 'refused', message: `Refused ${clip(target.href)}: ${hop.refusal} Skip this result.`, reachedNetwork: false, transient: false };
+    return { ok: false, kind: 'refused', message: `Refused ${target.url}: ${hop.refusal} Skip this result.`, reachedNetwork: false, transient: false };
   }
   if (deadline.aborted) {
     return {
@@ -337,9 +349,9 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
   }
   const code = errorCode(err);
   const transient = code !== undefined && TRANSIENT_CODES.has(code);
-  const what = code === 'ENOTFOUND' ? `the host name ${target.hostname} does not resolve` : `${code ?? 'error'}${err instanceof Error ? `: ${clip(err.message, 120)}` : ''}`;
+  const what = code === 'ENOTFOUND' ? `the host name ${target.host} does not resolve` : `${code ?? 'error'}${err instanceof Error ? `: ${clip(err.message, 120)}` : ''}`;
   const next = transient ? '' : ' Check the URL, or skip this result.';
-  return { ok: false, kind: 'network', message: `Could not fetch ${clip(target.href)} (${what}).${next}`, reachedNetwork: true, transient };
+  return { ok: false, kind: 'network', message: `Could not fetch ${target.url} (${what}).${next}`, reachedNetwork: true, transient };
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -411,11 +423,11 @@ function byteCap(maxBytes: number, limit: { hit: boolean }): Transform {
   });
 }
 
-function tooLarge(target: URL, maxBytes: number): Attempt {
+function tooLarge(target: Shown, maxBytes: number): Attempt {
   return {
     ok: false,
     kind: 'too-large',
-    message: `${clip(target.href)} is larger than ${formatBytes(maxBytes)} once decompressed, the most fetch_source reads. Skip it or look for a shorter version of the document.`,
+    message: `${target.url} is larger than ${formatBytes(maxBytes)} once decompressed, the most fetch_source reads. Skip it or look for a shorter version of the document.`,
     reachedNetwork: true,
     transient: false,
   };

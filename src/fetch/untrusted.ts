@@ -113,3 +113,17 @@ export function unfence(s: string): string {
   const close = `</${UNTRUSTED_TAG}>`;
   return t.startsWith(open) && t.endsWith(close) ? t.slice(open.length, t.length - close.length) : s;
 }
+
+/** The most characters of one server-chosen value (a header, a redirect's target) a message quotes. */
+export const MAX_QUOTED_VALUE = 160;
+
+/**
+ * A value the fetched server chose (a response header, a redirect's target), as a message quotes it: in
+ * one line, cut to MAX_QUOTED_VALUE characters and fenced like page text (SPEC 7), since the server can
+ * write anything there, a closing tag and instructions included.
+ */
+export function fenceServerValue(s: string, max = MAX_QUOTED_VALUE): string {
+  const flat = sanitizeText(s).replace(/\s+/g, ' ').trim();
+  const cut = [...flat];
+  return fence(cut.length > max ? `${cut.slice(0, max).join('')}…` : flat);
+}
