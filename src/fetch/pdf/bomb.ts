@@ -81,11 +81,11 @@ interface Decoder {
 }
 
 /**
- * Collects a decoder's bytes; the decoder hands on a piece once `full` (one decoded unit, at most 4 KiB,
- * may run past PIECE).
+ * Collects a decoder's bytes; the decoder hands on a piece once `full` (what one input byte decodes to,
+ * at most two LZW strings of 4 KiB, may run past PIECE).
  */
 class Out {
-  readonly buf = Buffer.allocUnsafe(PIECE + 4096);
+  readonly buf = Buffer.allocUnsafe(PIECE + 8192);
   n = 0;
   /**
    * Last in the chain, only the lengths of its pieces are read: LZW then skips writing its strings (a
@@ -222,10 +222,13 @@ function lzwDecoder(earlyChange: boolean, countOnly: boolean): Decoder {
   const out = new Out(countOnly);
   const prefix = new Int32Array(4096);
   const suffix = new Uint8Array(4096);
+  // Each string's first byte, kept so that defining an entry costs O(1), not a walk down its prefixes.
+  const head = new Uint8Array(4096);
   const length = new Uint16Array(4096);
   for (let i = 0; i < 256; i++) {
     prefix[i] = -1;
     suffix[i] = i;
+    head[i] = i;
     length[i] = 1;
   }
   let next = 258;
@@ -234,69 +237,53 @@ function lzwDecoder(earlyChange: boolean, countOnly: boolean): Decoder {
   let bits = 0;
   let nbits = 0;
   let ended = false;
-  const first = (code: number): number => {
-    let c = code;
-    while (prefix[c]! >= 0) c = prefix[c]!;
-    return suffix[c]!;
-  };
   const write = (code: number): void => {
     const n = length[code]!;
-    if (out.countOnly) {
-      out.n += n;
-      return;
-    }
-    for (let c = code, i = out.n + n - 1; i >= out.n; i--, c = prefix[c]!) out.buf[i] = suffix[c]!;
+    if (!out.countOnly) for (let c = code, i = out.n + n - 1; i >= out.n; i--, c = prefix[c]!) out.buf[i] = suffix[c]!;
     out.n += n;
   };
-  return {
-    *feed(chunk) {
-      for (const byte of chunk) {
-        if (ended) break;
-        bits = ((bits << 8) | byte) & 0xffffff;
-        nbits += 8;
-        while (nbits >= width && !ended) {
-          const code = (bits >>> (nbits - width)) & ((1 << width) - 1);
-          nbits -= width;
-          if (code === 256) {
-            next = 258;
-            width = 9;
-            prev = -1;
-            continue;
-          }
-          if (code === 257) {
-            ended = true;
-            break;
-          }
-          if (prev < 0) {
-            if (code > 255) {
-              ended = true;
-              break;
-            }
-            write(code);
-            prev = code;
-            if (out.full) yield* out.take();
-            continue;
-          }
-          let entry: number;
-          if (code < next) entry = code;
-          else if (code === next) entry = -1;
-          else {
-            // A code not yet defined: the data is damaged; pdf.js stops there too.
-            ended = true;
-            break;
-          }
+  /** Decodes from chunk[from] until the chunk ends or a piece is full; returns where it stopped. */
+  const step = (chunk: Buffer, from: number): number => {
+    let at = from;
+    while (at < chunk.length && !ended && !out.full) {
+      bits = ((bits << 8) | chunk[at++]!) & 0xffffff;
+      nbits += 8;
+      while (nbits >= width && !ended) {
+        const code = (bits >>> (nbits - width)) & ((1 << width) - 1);
+        nbits -= width;
+        if (code === 256) {
+          next = 258;
+          width = 9;
+          prev = -1;
+        } else if (code === 257 || (prev < 0 && code > 255) || code > next) {
+          // The end, or a code not yet defined (damaged data, where pdf.js stops too).
+          ended = true;
+        } else if (prev < 0) {
+          write(code);
+          prev = code;
+        } else {
           if (next < 4096) {
             prefix[next] = prev;
-            suffix[next] = entry >= 0 ? first(entry) : first(prev);
+            suffix[next] = code < next ? head[code]! : head[prev]!;
+            head[next] = head[prev]!;
             length[next] = length[prev]! + 1;
             next++;
           }
-          write(entry >= 0 ? entry : next - 1);
+          // Defined by now: either before, or just above (a code that names the entry it defines).
+          write(code);
           prev = code;
           const grow = next + (earlyChange ? 1 : 0);
           width = grow >= 2048 ? 12 : grow >= 1024 ? 11 : grow >= 512 ? 10 : 9;
-          if (out.full) yield* out.take();
         }
+      }
+    }
+    return at;
+  };
+  return {
+    *feed(chunk) {
+      for (let at = 0; at < chunk.length && !ended; ) {
+        at = step(chunk, at);
+        if (out.full) yield* out.take();
       }
       yield* out.take();
     },
