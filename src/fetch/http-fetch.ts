@@ -113,7 +113,7 @@ const NO_ALLOW: ReadonlySet<string> = new Set();
 
 type Attempt =
   | (Omit<FetchOk, 'attempts'>)
-  | (Omit<FetchFail, 'attempts'> & { transient: boolean; retryAfterMs?: number });
+  | (Omit<FetchFail, 'attempts'> & { transient: boolean; retryAfterMs?: number; /** What went wrong, in a few words, for the account of a call's time. */ why?: string });
 
 /**
  * How long the next attempt may take, so that it ends by the call's deadline: at most one attempt's own
@@ -124,45 +124,65 @@ export function nextAttemptMs(elapsedMs: number, waitMs: number, totalMs: number
   return left < Math.min(2_000, totalMs / 10) ? undefined : Math.min(perAttemptMs, left);
 }
 
+/**
+ * What the call keeps of its deadline for the rest of its work once fetching has failed (the refusal, the
+ * run's tally): fetching stops this much before the deadline, so the whole call answers inside it.
+ */
+export function replyReserveMs(totalMs: number): number {
+  return Math.min(1_000, totalMs / 20);
+}
+
 export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchOk | FetchFail> {
   const retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
   const baseDelay = Math.max(0, opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS);
   const perAttempt = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const total = opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const spendable = total - replyReserveMs(total);
   const started = Date.now();
-  let attemptMs = Math.min(perAttempt, total);
+  let attemptMs = Math.min(perAttempt, spendable);
+  // What the call's time went on, attempt by attempt: a refusal after retries says all of it.
+  const spent: string[] = [];
   for (let attempt = 1; ; attempt++) {
     opts.onProgress?.(`Fetching ${clip(url)} (attempt ${attempt} of ${retries + 1})`);
+    const t0 = Date.now();
     const r = await attemptOnce(url, { ...opts, timeoutMs: attemptMs });
     if (r.ok) return { ...r, attempts: attempt };
-    const { transient, retryAfterMs, ...fail } = r;
+    const { transient, retryAfterMs, why, ...fail } = r;
+    spent.push(`attempt ${attempt} ${why ?? 'failed'} after ${secs(Date.now() - t0)}`);
+    const account = () =>
+      attempt === 1 ? '' : ` The call spent ${secs(Date.now() - started)} of its ${secs(total)} limit on it: ${spent.join(', ')}.`;
     if (!transient || attempt > retries) {
-      const message = transient ? `${fail.message} Tried ${attempt} time${attempt === 1 ? '' : 's'}: skip this result or try again later.` : fail.message;
+      const message = transient ? `${fail.message}${account()} Tried ${attempt} time${attempt === 1 ? '' : 's'}: skip this result or try again later.` : fail.message;
       return { ...fail, message, attempts: attempt };
     }
     if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
       return {
         ...fail,
-        message: `${fail.message} The server asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this tool waits: skip it for now.`,
+        message: `${fail.message}${account()} The server asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this tool waits: skip it for now.`,
         attempts: attempt,
       };
     }
     const backoff = baseDelay * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5);
     const wait = Math.round(Math.max(backoff, retryAfterMs ?? 0));
-    const next = nextAttemptMs(Date.now() - started, wait, total, perAttempt);
+    const next = nextAttemptMs(Date.now() - started, wait, spendable, perAttempt);
     if (next === undefined) {
       return {
         ...fail,
-        message: `${fail.message} Tried ${attempt} time${attempt === 1 ? '' : 's'}; the ${Math.round(total / 1000)} s limit of one fetch_source call cut the retries: skip this result or try again later.`,
+        message: `${fail.message}${account()} Tried ${attempt} time${attempt === 1 ? '' : 's'}; the ${secs(total)} limit of one fetch_source call cut the retries: skip this result or try again later.`,
         attempts: attempt,
       };
     }
     attemptMs = next;
+    spent.push(`a wait of ${secs(wait)}`);
     opts.onProgress?.(`${fail.message} Retrying in ${(wait / 1000).toFixed(1)} s.`);
     if (!(await sleep(wait, opts.signal))) {
       return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', attempts: attempt, reachedNetwork: false };
     }
   }
+}
+
+function secs(ms: number): string {
+  return ms >= 10_000 || Number.isInteger(ms / 1000) ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 class TooLargeError extends Error {}
@@ -228,6 +248,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           const retryAfterMs = parseRetryAfter(header(res.headers, 'retry-after'));
           return {
             ...httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${host}.`.replace(' .', '.'), true),
+            why: `got HTTP ${status}`,
             ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
           };
         }
@@ -341,6 +362,7 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
       message: `${target.host} did not deliver the page within ${(timeoutMs / 1000).toFixed(1)} s.`,
       reachedNetwork: true,
       transient: true,
+      why: 'got no page',
     };
   }
   if (caller?.aborted) {
@@ -351,7 +373,7 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
   const transient = code !== undefined && TRANSIENT_CODES.has(code);
   const what = code === 'ENOTFOUND' ? `the host name ${target.host} does not resolve` : `${code ?? 'error'}${err instanceof Error ? `: ${clip(err.message, 120)}` : ''}`;
   const next = transient ? '' : ' Check the URL, or skip this result.';
-  return { ok: false, kind: 'network', message: `Could not fetch ${target.url} (${what}).${next}`, reachedNetwork: true, transient };
+  return { ok: false, kind: 'network', message: `Could not fetch ${target.url} (${what}).${next}`, reachedNetwork: true, transient, why: `failed (${code ?? 'error'})` };
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -433,7 +455,7 @@ function tooLarge(target: Shown, maxBytes: number): Attempt {
   };
 }
 
-function httpFail(status: number, message: string, transient: boolean): Attempt {
+function httpFail(status: number, message: string, transient: boolean): Extract<Attempt, { ok: false }> {
   return { ok: false, kind: 'http', message, status, reachedNetwork: true, transient };
 }
 

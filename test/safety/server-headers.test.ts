@@ -90,3 +90,4 @@ describe('server-chosen values in refusals (issue 27 item 4)', () => {
     expect(text).toMatch(/HTTP 404 Not Found from <untrusted-page-content>http:\/\/127\.0\.0\.1:\d+\/gone\//);
   });
 });
+
