@@ -14,6 +14,7 @@ import { Agent, request } from 'undici';
 import { decodeBody, parseContentType } from './decode.js';
 import { GENERIC_TYPES, PDF_TYPES, hasPdfSignature } from './pdf/detect.js';
 import { checkAddress, checkUrl, effectivePort, isAllowListed } from './url-guard.js';
+import { fenceServerValue } from './untrusted.js';
 
 export type LookupFunction = (
   hostname: string,
@@ -47,6 +48,8 @@ export interface FetchOptions {
 export interface FetchOk {
   ok: true;
   finalUrl: string;
+  /** How a message names finalUrl: clipped, and fenced when a redirect chose it (SPEC 7). */
+  shownUrl: string;
   status: number;
   /** Media type without parameters, e.g. `text/html`. */
   contentType: string;
@@ -110,7 +113,7 @@ const NO_ALLOW: ReadonlySet<string> = new Set();
 
 type Attempt =
   | (Omit<FetchOk, 'attempts'>)
-  | (Omit<FetchFail, 'attempts'> & { transient: boolean; retryAfterMs?: number });
+  | (Omit<FetchFail, 'attempts'> & { transient: boolean; retryAfterMs?: number; /** What went wrong, in a few words, for the account of a call's time. */ why?: string });
 
 /**
  * How long the next attempt may take, so that it ends by the call's deadline: at most one attempt's own
@@ -121,45 +124,65 @@ export function nextAttemptMs(elapsedMs: number, waitMs: number, totalMs: number
   return left < Math.min(2_000, totalMs / 10) ? undefined : Math.min(perAttemptMs, left);
 }
 
+/**
+ * What the call keeps of its deadline for the rest of its work once fetching has failed (the refusal, the
+ * run's tally): fetching stops this much before the deadline, so the whole call answers inside it.
+ */
+export function replyReserveMs(totalMs: number): number {
+  return Math.min(1_000, totalMs / 20);
+}
+
 export async function fetchPage(url: string, opts: FetchOptions): Promise<FetchOk | FetchFail> {
   const retries = Math.max(0, opts.retries ?? DEFAULT_RETRIES);
   const baseDelay = Math.max(0, opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS);
   const perAttempt = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const total = opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS;
+  const spendable = total - replyReserveMs(total);
   const started = Date.now();
-  let attemptMs = Math.min(perAttempt, total);
+  let attemptMs = Math.min(perAttempt, spendable);
+  // What the call's time went on, attempt by attempt: a refusal after retries says all of it.
+  const spent: string[] = [];
   for (let attempt = 1; ; attempt++) {
     opts.onProgress?.(`Fetching ${clip(url)} (attempt ${attempt} of ${retries + 1})`);
+    const t0 = Date.now();
     const r = await attemptOnce(url, { ...opts, timeoutMs: attemptMs });
     if (r.ok) return { ...r, attempts: attempt };
-    const { transient, retryAfterMs, ...fail } = r;
+    const { transient, retryAfterMs, why, ...fail } = r;
+    spent.push(`attempt ${attempt} ${why ?? 'failed'} after ${secs(Date.now() - t0)}`);
+    const account = () =>
+      attempt === 1 ? '' : ` The call spent ${secs(Date.now() - started)} of its ${secs(total)} limit on it: ${spent.join(', ')}.`;
     if (!transient || attempt > retries) {
-      const message = transient ? `${fail.message} Tried ${attempt} time${attempt === 1 ? '' : 's'}: skip this result or try again later.` : fail.message;
+      const message = transient ? `${fail.message}${account()} Tried ${attempt} time${attempt === 1 ? '' : 's'}: skip this result or try again later.` : fail.message;
       return { ...fail, message, attempts: attempt };
     }
     if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
       return {
         ...fail,
-        message: `${fail.message} The server asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this tool waits: skip it for now.`,
+        message: `${fail.message}${account()} The server asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying, longer than the ${MAX_RETRY_AFTER_MS / 1000} s this tool waits: skip it for now.`,
         attempts: attempt,
       };
     }
     const backoff = baseDelay * 2 ** (attempt - 1) * (0.5 + Math.random() * 0.5);
     const wait = Math.round(Math.max(backoff, retryAfterMs ?? 0));
-    const next = nextAttemptMs(Date.now() - started, wait, total, perAttempt);
+    const next = nextAttemptMs(Date.now() - started, wait, spendable, perAttempt);
     if (next === undefined) {
       return {
         ...fail,
-        message: `${fail.message} Tried ${attempt} time${attempt === 1 ? '' : 's'}; the ${Math.round(total / 1000)} s limit of one fetch_source call cut the retries: skip this result or try again later.`,
+        message: `${fail.message}${account()} Tried ${attempt} time${attempt === 1 ? '' : 's'}; the ${secs(total)} limit of one fetch_source call cut the retries: skip this result or try again later.`,
         attempts: attempt,
       };
     }
     attemptMs = next;
+    spent.push(`a wait of ${secs(wait)}`);
     opts.onProgress?.(`${fail.message} Retrying in ${(wait / 1000).toFixed(1)} s.`);
     if (!(await sleep(wait, opts.signal))) {
       return { ok: false, kind: 'network', message: 'The fetch was cancelled by the caller.', attempts: attempt, reachedNetwork: false };
     }
   }
+}
+
+function secs(ms: number): string {
+  return ms >= 10_000 || Number.isInteger(ms / 1000) ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 class TooLargeError extends Error {}
@@ -182,15 +205,18 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
     for (let hop = 0; ; hop++) {
       const check = checkUrl(current, opts.allowHosts);
       if (!check.ok) {
-        const where = hop === 0 ? '' : ` (reached through redirect ${hop})`;
-        return refused(`Refused ${clip(current)}${where}: ${check.reason} Skip this result.`);
+        // Past the first hop the URL is a redirect's target, the server's choice, and so is what the reason quotes of it.
+        if (hop === 0) return refused(`Refused ${clip(current)}: ${check.reason} Skip this result.`);
+        return refused(`Refused ${fenceServerValue(current)} (reached through redirect ${hop}): ${fenceServerValue(check.reason, 300)} Skip this result.`);
       }
       const target = check.url;
-      host = target.host;
+      // How messages name this hop: a redirect's target is quoted fenced, like every value the server chose.
+      const shown: Shown = hop === 0 ? { url: clip(target.href), host: target.host } : { url: fenceServerValue(target.href), host: fenceServerValue(target.host) };
+      host = shown.host;
       const hopState: { refusal?: string } = {};
       const agent = new Agent({
         connect: {
-          lookup: guardedLookup(opts.lookup ?? (dns.lookup as LookupFunction), effectivePort(target), isAllowListed(current, target, opts.allowHosts), hopState),
+          lookup: guardedLookup(opts.lookup ?? (dns.lookup as LookupFunction), effectivePort(target), isAllowListed(current, target, opts.allowHosts), hopState, hop > 0),
           timeout: Math.min(10_000, timeoutMs),
         },
       });
@@ -199,21 +225,21 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         try {
           res = await request(target, { dispatcher: agent, method: 'GET', headers: HEADERS, signal });
         } catch (err) {
-          return classifyError(err, hopState, deadline.signal, opts.signal, target, timeoutMs);
+          return classifyError(err, hopState, deadline.signal, opts.signal, shown, timeoutMs);
         }
         const status = res.statusCode;
         if (REDIRECTS.has(status)) {
           discard(res.body);
           const location = utf8Header(header(res.headers, 'location'));
-          if (!location) return httpFail(status, `HTTP ${status} redirect from ${clip(target.href)} has no Location header. Skip this result.`, false);
+          if (!location) return httpFail(status, `HTTP ${status} redirect from ${shown.url} has no Location header. Skip this result.`, false);
           if (hop >= maxRedirects) {
-            return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${clip(location)}): it redirects in a loop or too far. Skip this result.`, false);
+            return httpFail(status, `Gave up on ${clip(startUrl)} after ${maxRedirects} redirects (last one to ${fenceServerValue(location)}): it redirects in a loop or too far. Skip this result.`, false);
           }
           const next = nextHop(location, target);
           if (next === undefined) {
-            return refused(`Refused the redirect from ${clip(target.href)} to ${clip(location)}: its address is ambiguous. Skip this result.`);
+            return refused(`Refused the redirect from ${shown.url} to ${fenceServerValue(location)}: its address is ambiguous. Skip this result.`);
           }
-          opts.onProgress?.(`Redirect ${hop + 1} (HTTP ${status}) to ${clip(next)}`);
+          opts.onProgress?.(`Redirect ${hop + 1} (HTTP ${status}) to ${fenceServerValue(next)}`);
           current = next;
           continue;
         }
@@ -222,12 +248,13 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           const retryAfterMs = parseRetryAfter(header(res.headers, 'retry-after'));
           return {
             ...httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${host}.`.replace(' .', '.'), true),
+            why: `got HTTP ${status}`,
             ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
           };
         }
         if (status < 200 || status >= 300) {
           discard(res.body);
-          return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${clip(target.href)}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
+          return httpFail(status, `HTTP ${status} ${STATUS_CODES[status] ?? ''} from ${shown.url}: the page is missing or not public. Skip this result.`.replace(' :', ':'), false);
         }
         const media = parseContentType(header(res.headers, 'content-type'));
         if (media && !READABLE_TYPES.has(media.type) && !PDF_TYPES.has(media.type) && !GENERIC_TYPES.has(media.type)) {
@@ -235,7 +262,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
           return {
             ok: false,
             kind: 'content-type',
-            message: `${clip(target.href)} is ${media.type}, which fetch_source cannot read (it reads HTML, XHTML, plain text, markdown and PDF). Skip it or look for an HTML version.`,
+            message: `${shown.url} is of type ${fenceServerValue(media.type)}, which fetch_source cannot read (it reads HTML, XHTML, plain text, markdown and PDF). Skip it or look for an HTML version.`,
             status,
             reachedNetwork: true,
             transient: false,
@@ -247,34 +274,34 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         const coding = header(res.headers, 'content-encoding');
         if (Number.isFinite(declared) && declared > maxBytes && !coding) {
           discard(res.body);
-          return tooLarge(target, maxBytes);
+          return tooLarge(shown, maxBytes);
         }
         let bytes: Buffer;
         try {
           bytes = await readCapped(res.body, coding, maxBytes);
         } catch (err) {
-          if (err instanceof TooLargeError) return tooLarge(target, maxBytes);
+          if (err instanceof TooLargeError) return tooLarge(shown, maxBytes);
           if (err instanceof UnsupportedCodingError) {
-            return { ok: false, kind: 'content-type', message: `${clip(target.href)} was sent with content encoding "${clip(coding ?? '')}", which fetch_source cannot decode. Skip this result.`, status, reachedNetwork: true, transient: false };
+            return { ok: false, kind: 'content-type', message: `${shown.url} was sent with content encoding ${fenceServerValue(coding ?? '')}, which fetch_source cannot decode. Skip this result.`, status, reachedNetwork: true, transient: false };
           }
-          return classifyError(err, hopState, deadline.signal, opts.signal, target, timeoutMs);
+          return classifyError(err, hopState, deadline.signal, opts.signal, shown, timeoutMs);
         }
         // A PDF by its type, or by its signature when the type is generic or missing (SPEC 4.1).
         if ((media && PDF_TYPES.has(media.type)) || ((!media || GENERIC_TYPES.has(media.type)) && hasPdfSignature(bytes))) {
-          return { ok: true, finalUrl: target.href, status, contentType: 'application/pdf', body: '', raw: bytes, bytes: bytes.byteLength };
+          return { ok: true, finalUrl: target.href, shownUrl: shown.url, status, contentType: 'application/pdf', body: '', raw: bytes, bytes: bytes.byteLength };
         }
         if (media && GENERIC_TYPES.has(media.type)) {
-          return { ok: false, kind: 'content-type', message: `${clip(target.href)} is ${media.type} and not a PDF; fetch_source reads HTML, XHTML, plain text, markdown and PDF. Skip it or look for an HTML version.`, status, reachedNetwork: true, transient: false };
+          return { ok: false, kind: 'content-type', message: `${shown.url} is ${media.type} and not a PDF; fetch_source reads HTML, XHTML, plain text, markdown and PDF. Skip it or look for an HTML version.`, status, reachedNetwork: true, transient: false };
         }
         let type = media?.type;
         if (type === undefined) {
           type = sniffType(bytes);
           if (type === undefined) {
-            return { ok: false, kind: 'content-type', message: `${clip(target.href)} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text, markdown and PDF. Skip it.`, status, reachedNetwork: true, transient: false };
+            return { ok: false, kind: 'content-type', message: `${shown.url} has no content type and looks binary; fetch_source reads only HTML, XHTML, plain text, markdown and PDF. Skip it.`, status, reachedNetwork: true, transient: false };
           }
         }
         const { text } = decodeBody(bytes, media, HTML_TYPES.has(type));
-        return { ok: true, finalUrl: target.href, status, contentType: type, body: text, bytes: bytes.byteLength };
+        return { ok: true, finalUrl: target.href, shownUrl: shown.url, status, contentType: type, body: text, bytes: bytes.byteLength };
       } finally {
         agent.destroy().catch(() => undefined);
       }
@@ -292,7 +319,7 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
  * Wraps the resolver so every address it returns is checked before Node connects. One bad address
  * refuses the whole name: a DNS answer that mixes public and private addresses is a rebinding attempt.
  */
-function guardedLookup(base: LookupFunction, port: number, listed: boolean, state: { refusal?: string }): LookupFunction {
+function guardedLookup(base: LookupFunction, port: number, listed: boolean, state: { refusal?: string }, redirected: boolean): LookupFunction {
   return (hostname, options, callback) => {
     base(hostname, { ...options, all: true }, (err, address, family) => {
       if (err) return callback(err, '');
@@ -306,7 +333,7 @@ function guardedLookup(base: LookupFunction, port: number, listed: boolean, stat
         for (const a of list) {
           const reason = checkAddress(a.address, port, NO_ALLOW);
           if (reason !== undefined) {
-            state.refusal = `${hostname} resolves to ${a.address}: ${reason}`;
+            state.refusal = `${redirected ? fenceServerValue(hostname) : hostname} resolves to ${a.address}: ${reason}`;
             return callback(new AddressPolicyError(state.refusal), '');
           }
         }
@@ -318,9 +345,15 @@ function guardedLookup(base: LookupFunction, port: number, listed: boolean, stat
   };
 }
 
-function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortSignal, caller: AbortSignal | undefined, target: URL, timeoutMs: number): Attempt {
+/** How a message names the URL being fetched and its host (fenced when a redirect chose them). */
+interface Shown {
+  url: string;
+  host: string;
+}
+
+function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortSignal, caller: AbortSignal | undefined, target: Shown, timeoutMs: number): Attempt {
   if (hop.refusal !== undefined) {
-    return { ok: false, kind: 'refused', message: `Refused ${clip(target.href)}: ${hop.refusal} Skip this result.`, reachedNetwork: false, transient: false };
+    return { ok: false, kind: 'refused', message: `Refused ${target.url}: ${hop.refusal} Skip this result.`, reachedNetwork: false, transient: false };
   }
   if (deadline.aborted) {
     return {
@@ -329,6 +362,7 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
       message: `${target.host} did not deliver the page within ${(timeoutMs / 1000).toFixed(1)} s.`,
       reachedNetwork: true,
       transient: true,
+      why: 'got no page',
     };
   }
   if (caller?.aborted) {
@@ -337,9 +371,9 @@ function classifyError(err: unknown, hop: { refusal?: string }, deadline: AbortS
   }
   const code = errorCode(err);
   const transient = code !== undefined && TRANSIENT_CODES.has(code);
-  const what = code === 'ENOTFOUND' ? `the host name ${target.hostname} does not resolve` : `${code ?? 'error'}${err instanceof Error ? `: ${clip(err.message, 120)}` : ''}`;
+  const what = code === 'ENOTFOUND' ? `the host name ${target.host} does not resolve` : `${code ?? 'error'}${err instanceof Error ? `: ${clip(err.message, 120)}` : ''}`;
   const next = transient ? '' : ' Check the URL, or skip this result.';
-  return { ok: false, kind: 'network', message: `Could not fetch ${clip(target.href)} (${what}).${next}`, reachedNetwork: true, transient };
+  return { ok: false, kind: 'network', message: `Could not fetch ${target.url} (${what}).${next}`, reachedNetwork: true, transient, why: `failed (${code ?? 'error'})` };
 }
 
 function errorCode(err: unknown): string | undefined {
@@ -411,17 +445,17 @@ function byteCap(maxBytes: number, limit: { hit: boolean }): Transform {
   });
 }
 
-function tooLarge(target: URL, maxBytes: number): Attempt {
+function tooLarge(target: Shown, maxBytes: number): Attempt {
   return {
     ok: false,
     kind: 'too-large',
-    message: `${clip(target.href)} is larger than ${formatBytes(maxBytes)} once decompressed, the most fetch_source reads. Skip it or look for a shorter version of the document.`,
+    message: `${target.url} is larger than ${formatBytes(maxBytes)} once decompressed, the most fetch_source reads. Skip it or look for a shorter version of the document.`,
     reachedNetwork: true,
     transient: false,
   };
 }
 
-function httpFail(status: number, message: string, transient: boolean): Attempt {
+function httpFail(status: number, message: string, transient: boolean): Extract<Attempt, { ok: false }> {
   return { ok: false, kind: 'http', message, status, reachedNetwork: true, transient };
 }
 

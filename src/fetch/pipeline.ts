@@ -66,7 +66,7 @@ export async function readPage(url: string, opts: FetchOptions, o: { full?: bool
     return {
       ok: false,
       kind: 'not-a-source',
-      message: `${res.finalUrl} has only ${readable} characters of readable text (under ${MIN_READABLE_CHARS}): probably an error page, a paywall or a page that needs JavaScript. It cannot be used as a source; skip it and read another result.`,
+      message: `${res.shownUrl} has only ${readable} characters of readable text (under ${MIN_READABLE_CHARS}): probably an error page, a paywall or a page that needs JavaScript. It cannot be used as a source; skip it and read another result.`,
       status: res.status,
       attempts: res.attempts,
       reachedNetwork: true,
@@ -93,7 +93,7 @@ async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptio
   opts.onProgress?.(`Reading the PDF (${Math.round(res.bytes / 1024)} KiB)`);
   // The PDF reader (and pdf.js, inside its worker) load only when a PDF arrives.
   const { readPdf } = await import('./pdf/read.js');
-  const where = clip(res.finalUrl);
+  const where = res.shownUrl;
   const pdf = await readPdf(res.raw ?? new Uint8Array(), where, { leftMs, ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}) });
   const base = { status: res.status, attempts: res.attempts, reachedNetwork: true } as const;
   if (!pdf.ok) return { ok: false, kind: 'content-type', message: pdf.message, ...base };
@@ -122,10 +122,6 @@ async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptio
     pages: { stored: pdf.pages, not_read: pdf.notRead },
     outline: pdf.outline.map((l) => sanitizeText(l)),
   };
-}
-
-function clip(s: string, max = 200): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Page text is data, never instructions (SPEC §7). It reaches the model only inside a marked block that
  * page text cannot close, with invisible characters that can hide or reorder instructions removed.
  */
+import CONFUSABLES from 'unhomoglyph/data.json' with { type: 'json' };
 
 // Zero-width and invisible formatting characters, bidi embeddings/overrides/isolates and marks, Unicode
 // tag characters (used to smuggle invisible ASCII), supplementary variation selectors (same trick), and
@@ -20,33 +21,56 @@ export function sanitizeText(s: string): string {
 
 export const UNTRUSTED_TAG = 'untrusted-page-content';
 
+/** Unicode's confusables (confusables.txt, as unhomoglyph ships it): a character to the one it reads as. */
+const CONFUSABLE = CONFUSABLES as Record<string, string>;
+
 // Anything that could read as our opening or closing tag. A bracket (`<`, or a lookalike: full-width,
-// small, single guillemet, angle brackets; or the entities `&lt;`, `&#60;`, `&#x3c;`) followed by the tag
-// name once normalised: NFKC, marks dropped, lookalike letters of other scripts folded to Latin, case
-// folded, and any run of separators (whitespace, `/`, `\`, `-`, `_`, punctuation) skipped between letters.
-// Each scan stops at the first letter or digit that does not continue the name, and at the next bracket, so
-// the whole pass stays linear however the page repeats `<` and spaces.
-const BRACKET = /[<\uFF1C\uFE64\u2039\u2329\u3008\u27E8\u276E]|&(?:lt|#0*60|#x0*3c);?/gi;
+// small, modifier, syllabics, guillemets, angle and curved angle brackets; or the entities `&lt;`, `&#60;`,
+// `&#x3c;`) followed by the tag name once normalised: NFKC, marks dropped, each character folded to the
+// Latin letter it reads as (Unicode's confusables, through unhomoglyph, then small capitals and a few
+// more), case folded, and any run of separators (whitespace, blank fillers such as U+3164, other
+// default-ignorable characters, `/`, `\`, `-`, `_`, punctuation) skipped between letters. Each scan stops
+// at the first letter or digit that does not continue the name, and at the next bracket, so the whole pass
+// stays linear however the page repeats `<` and spaces.
+const BRACKETS = '<\uFF1C\uFE64\u2039\u00AB\u2329\u3008\u300A\u27E8\u27EA\u276C\u276E\u2770\u29FC\u02C2\u1438\u16B2\u2989\u2991\u2993\u2995\u226A\u227A\u22D6';
+const BRACKET = new RegExp(`[${BRACKETS}]|\\uD834\\uDE36|&(?:lt|#0*60|#x0*3c);?`, 'gi');
+const IS_BRACKET = new RegExp(`^(?:[${BRACKETS}>\\uFF1E\\uFE65]|\\uD834\\uDE36)$`);
+// Blank fillers (Hangul U+3164, U+FFA0, U+115F, U+1160; braille blank) and default-ignorable characters
+// read as nothing: inside the name they are separators.
+const BLANK = /^(?:\p{Default_Ignorable_Code_Point}|\u2800)+$/u;
 const NAME = UNTRUSTED_TAG.replace(/-/g, '');
-// Letters of other scripts that read as the Latin letters of the tag's name.
+// Letters Unicode's confusables do not fold to Latin (small capitals, among others), and ones it folds to
+// another lookalike.
 const LOOKALIKE: Record<string, string> = {
-  а: 'a', с: 'c', ԁ: 'd', е: 'e', ё: 'e', ɡ: 'g', һ: 'h', і: 'i', о: 'o', р: 'p', ѕ: 's', т: 't', у: 'y', х: 'x',
-  ո: 'n', ս: 'u', ռ: 'n', α: 'a', ε: 'e', ο: 'o', ρ: 'p', τ: 't', υ: 'u', ν: 'v', ϲ: 'c', ɑ: 'a', ı: 'i', ᴜ: 'u',
-  ɴ: 'n', ᴛ: 't', ʀ: 'r', ꜱ: 's', ᴇ: 'e', ᴅ: 'd', ᴘ: 'p', ᴀ: 'a', ɢ: 'g', ᴄ: 'c', ᴏ: 'o', ᥙ: 'u', ɾ: 'r', г: 'r',
+  ё: 'e', ɡ: 'g', ɑ: 'a', ı: 'i', ᴜ: 'u', ɴ: 'n', ᴛ: 't', ʀ: 'r', ꜱ: 's', ᴇ: 'e', ᴅ: 'd', ᴘ: 'p', ᴀ: 'a', ɢ: 'g',
+  ᴄ: 'c', ᴏ: 'o', ᥙ: 'u', ɾ: 'r', г: 'r', ꞓ: 'e', ε: 'e', τ: 't', т: 't',
 };
 
-/** One character folded to what it reads as: '' for a separator, a lower-case letter or digit, or '<' / '>'. */
+/** One character folded to what it reads as: '' for a separator, lower-case letters or digits, '<' for a bracket, or '?'. */
 function fold(ch: string): string {
-  const n = ch.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').toLowerCase();
+  if (IS_BRACKET.test(ch)) return '<';
+  if (BLANK.test(ch)) return '';
+  // The character itself is looked up first: NFKC can turn a lookalike into a letter that reads otherwise
+  // (ϲ into ς). Only letters and digits are folded: confusables maps some punctuation to letters (— to ー),
+  // and punctuation is a separator here.
+  const n = (latinOf(ch) ?? ch).normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC');
   if (n === '') return '';
   let out = '';
   for (const c of n) {
-    const l = LOOKALIKE[c] ?? c;
-    if (/[a-z0-9]/.test(l)) out += l;
-    else if (/[<>\uFF1C\uFF1E\uFE64\uFE65]/.test(l)) return '<';
-    else if (/\p{L}|\p{N}/u.test(l)) return '?';
+    const lower = c.toLowerCase();
+    const latin = latinOf(lower) ?? latinOf(c) ?? c;
+    for (const l of latin.toLowerCase()) {
+      const m = LOOKALIKE[l] ?? l;
+      if (/[a-z0-9]/.test(m)) out += m;
+      else if (IS_BRACKET.test(m)) return '<';
+      else if (/\p{L}|\p{N}/u.test(m)) return '?';
+    }
   }
   return out;
+}
+
+function latinOf(c: string): string | undefined {
+  return /^[\p{L}\p{N}]$/u.test(c) ? (LOOKALIKE[c] ?? CONFUSABLE[c]) : undefined;
 }
 
 /** Whether the text after a bracket at `from` spells the tag's name (with or without a leading `/`). */
@@ -112,4 +136,18 @@ export function unfence(s: string): string {
   const open = `<${UNTRUSTED_TAG}>`;
   const close = `</${UNTRUSTED_TAG}>`;
   return t.startsWith(open) && t.endsWith(close) ? t.slice(open.length, t.length - close.length) : s;
+}
+
+/** The most characters of one server-chosen value (a header, a redirect's target) a message quotes. */
+export const MAX_QUOTED_VALUE = 160;
+
+/**
+ * A value the fetched server chose (a response header, a redirect's target), as a message quotes it: in
+ * one line, cut to MAX_QUOTED_VALUE characters and fenced like page text (SPEC 7), since the server can
+ * write anything there, a closing tag and instructions included.
+ */
+export function fenceServerValue(s: string, max = MAX_QUOTED_VALUE): string {
+  const flat = sanitizeText(s).replace(/\s+/g, ' ').trim();
+  const cut = [...flat];
+  return fence(cut.length > max ? `${cut.slice(0, max).join('')}…` : flat);
 }

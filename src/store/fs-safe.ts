@@ -1,5 +1,6 @@
 // Every write the server makes goes through here: inside the artifacts root, never through a symlink,
 // and atomic (temp file in the same folder, fsync, rename), so a kill leaves the old or the new file.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -65,20 +66,80 @@ function preflight(root: string, file: string): void {
   }
 }
 
-/** Atomic write: temp file beside the target, fsync, rename. Never follows a symlink at the target. */
+/** Atomic write: temp file beside the target, written whole, fsync, rename. Never follows a symlink at the target. */
 export function writeFileAtomic(root: string, file: string, content: string): void {
   writeBatch(root, [{ file, content }]);
 }
 
 /**
  * Several files that belong together (a report and the state it was rendered from): every target is
- * checked before the first is written, so a refusal leaves all of them as they were.
+ * checked before the first is written, and every file is written whole and synced to its temp file
+ * before the first rename. So a refusal or a full disk leaves all of them as they were, and no temp file
+ * outlives the call. Renames go in the order given: callers put the state that points at the other
+ * files last.
  */
 export function writeBatch(root: string, entries: readonly { file: string; content: string }[]): void {
   for (const e of entries) preflight(root, e.file);
-  for (const e of entries) renameInto(e.file, e.content);
+  const temps: string[] = [];
+  try {
+    for (const e of entries) temps.push(writeTemp(e.file, e.content));
+  } catch (err) {
+    for (const t of temps) removeQuietly(t);
+    // Name the file the caller knows, not the temp file (a write's own error names none).
+    const failed = entries[temps.length];
+    if (failed && typeof (err as NodeJS.ErrnoException).code === 'string') Object.assign(err as Error, { path: failed.file });
+    throw err;
+  }
+  const replaced: string[] = [];
+  for (const [i, e] of entries.entries()) {
+    try {
+      io.renameSync(temps[i] as string, e.file);
+    } catch (err) {
+      for (const t of temps.slice(i)) removeQuietly(t);
+      throw Object.assign(err as Error, { replaced });
+    }
+    replaced.push(e.file);
+    callWrites.getStore()?.push(e.file);
+  }
   // The renames themselves survive a power loss only once their folders are synced.
   for (const dir of new Set(entries.map((e) => path.dirname(e.file)))) syncDir(dir);
+}
+
+const callWrites = new AsyncLocalStorage<string[]>();
+
+/**
+ * Runs fn, collecting into `written` every file it replaced: a call that fails after an earlier write
+ * of its own succeeded says which files that write stored, rather than "nothing was written".
+ */
+export function recordingWrites<T>(written: string[], fn: () => T): T {
+  return callWrites.run(written, fn);
+}
+
+/**
+ * The system calls a write makes. A test swaps in one that fills the disk (short writes, then ENOSPC),
+ * so the behaviour on a full disk is tested on every machine, not only where a small filesystem can be
+ * mounted.
+ */
+export interface WriteIo {
+  openSync(file: string, flags: number, mode: number): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+}
+
+const realIo: WriteIo = {
+  openSync: (file, flags, mode) => fs.openSync(file, flags, mode),
+  writeSync: (fd, buffer, offset, length) => fs.writeSync(fd, buffer, offset, length),
+  fsyncSync: (fd) => fs.fsyncSync(fd),
+  closeSync: (fd) => fs.closeSync(fd),
+  renameSync: (from, to) => fs.renameSync(from, to),
+};
+let io: WriteIo = realIo;
+
+/** Replaces the write layer (tests only); no argument restores the real one. */
+export function setWriteIo(replacement?: WriteIo): void {
+  io = replacement ?? realIo;
 }
 
 function syncDir(dir: string): void {
@@ -123,21 +184,47 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function renameInto(file: string, content: string): void {
+/**
+ * Writes content whole to a fresh temp file beside file and syncs it; returns its path. A write that
+ * stores fewer bytes than asked is not an error to the system (a nearly full disk does that): the rest
+ * is written again, and a write that stores nothing is a full disk. Any failure removes the temp file.
+ */
+function writeTemp(file: string, content: string): string {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  const fd = io.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  let done = false;
   try {
-    fs.writeSync(fd, content);
-    fs.fsyncSync(fd);
+    const bytes = Buffer.from(content, 'utf8');
+    let at = 0;
+    while (at < bytes.length) {
+      const n = io.writeSync(fd, bytes, at, bytes.length - at);
+      if (!(n > 0)) throw Object.assign(new Error(`ENOSPC: no space left on device, write ${tmp}`), { code: 'ENOSPC', path: file });
+      at += n;
+    }
+    io.fsyncSync(fd);
+    done = true;
   } finally {
-    fs.closeSync(fd);
+    try {
+      io.closeSync(fd);
+    } catch (err) {
+      // A close can report a failed delayed write (NFS, some FUSE filesystems): the file is not whole.
+      if (done) {
+        done = false;
+        removeQuietly(tmp);
+        throw err;
+      }
+    }
+    if (!done) removeQuietly(tmp);
   }
+  return tmp;
+}
+
+function removeQuietly(file: string): void {
   try {
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Unremovable (permissions changed under us): the sweep on the next load clears it.
   }
 }
 

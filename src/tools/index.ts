@@ -7,6 +7,7 @@ import { errorResult } from './result.js';
 import { strictObject } from './schemas.js';
 import type { ToolDefinition, ToolExtra } from './tool.js';
 import { log } from '../log.js';
+import { recordingWrites } from '../store/fs-safe.js';
 import { startRun } from './start-run.js';
 import { startThread } from './start-thread.js';
 import { fetchSource } from './fetch-source.js';
@@ -62,14 +63,15 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       };
       let outcome = 'ok';
       let round: unknown;
+      const written: string[] = [];
       try {
-        const result = await tool.handler(args as never, ctx, toolExtra);
+        const result = await recordingWrites(written, () => tool.handler(args as never, ctx, toolExtra));
         if (result.isError) outcome = 'refused';
         round = (result.structuredContent as { round?: unknown } | undefined)?.round;
         return result;
       } catch (err) {
         outcome = 'refused';
-        return errorResult(err, { tool: tool.name, root: ctx.store.root });
+        return errorResult(err, { tool: tool.name, root: ctx.store.root, written });
       } finally {
         log({
           tool: tool.name,

@@ -71,6 +71,8 @@ export interface ErrorContext {
   tool: string;
   /** The artifacts root: a path inside it is shown relative to it. */
   root: string;
+  /** Files the call had already replaced, whole, before it failed. */
+  written?: readonly string[];
 }
 
 /**
@@ -89,11 +91,23 @@ export function errorResult(err: unknown, where?: ErrorContext): CallToolResult 
     const at = typeof target === 'string' && where ? insideRoot(target, where.root) : undefined;
     return fail(
       `${tool} could not finish: ${meaning} (${e.code}${at !== undefined ? ` at ${at === '' ? 'the artifacts folder' : `"${at}"`}` : ''}). ` +
-        'Nothing was written for this call. Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.',
+        `${whatWasWritten(e, where)} ${e.code === 'ENOSPC' || e.code === 'EDQUOT' ? 'Free space on the disk that holds the artifacts folder, then make the same call again.' : 'Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.'}`,
     );
   }
   const message = scrubPaths(err instanceof Error ? err.message : String(err), where?.root);
-  return fail(`${tool} failed unexpectedly: ${message}. Nothing was written for this call; retry once, and report it with this message if it repeats.`);
+  return fail(`${tool} failed unexpectedly: ${message}. ${whatWasWritten(e, where)} Retry once, and report it with this message if it repeats.`);
+}
+
+/**
+ * Every write is whole or not made (src/store/fs-safe.ts), but one call may make two: say which files an
+ * earlier write of this call, or the failed one before it stopped, stored, so "nothing" is never untrue.
+ */
+function whatWasWritten(e: object, where?: ErrorContext): string {
+  const files = [...(where?.written ?? []), ...(Array.isArray((e as { replaced?: unknown }).replaced) ? ((e as { replaced: string[] }).replaced) : [])];
+  const names = [...new Set(files.map((f) => (where ? insideRoot(f, where.root) : undefined) ?? path.basename(f)))];
+  if (names.length === 0) return 'Nothing was written for this call: every file is as it was.';
+  const shown = names.slice(0, 4).map((n) => `"${n}"`).join(', ');
+  return `Before it stopped it had stored ${names.length} file${names.length === 1 ? '' : 's'} whole (${shown}${names.length > 4 ? ', …' : ''}); every other file is as it was.`;
 }
 
 function insideRoot(p: string, root: string): string | undefined {

@@ -3,25 +3,76 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
 import { pdfWorkerState, prewarmPdf, readPdf, setPdfSplit, setPdfWorkerIdleMs } from '../../src/fetch/pdf/read.js';
-import { makePdf, prose, zeroBomb } from '../helpers/pdf.js';
+import { lzw, lzwZeros, makePdf, prose, zeroBomb } from '../helpers/pdf.js';
+import { inflatedSize } from '../../src/fetch/pdf/bomb.js';
 import { fixturesDir, repoRoot } from './helpers.js';
 import { tempDir } from '../helpers/mcp.js';
 
 const SMALL = new Uint8Array(makePdf({ pages: [prose(1), prose(2)] }));
 const POLICY = new Uint8Array(fs.readFileSync(path.join(fixturesDir('pdf'), 'debian-policy/policy.pdf')));
 const LONG = new Uint8Array(makePdf({ pages: Array.from({ length: 80 }, (_, p) => [`Chapter notes, page ${p + 1}`, ...prose(p + 1)]) }));
-// A Flate bomb, plain or behind ASCIIHex or a second Flate, is refused before the worker (bomb.ts); one
-// behind RunLength reaches the worker, whose RSS watch must end it: the breach path.
+// A bomb behind any chain of the filters pdf.js decodes text streams with (Flate, LZW, RunLength, ASCIIHex,
+// ASCII85) is refused before the worker (bomb.ts). One that stays just under the check's cap still
+// reaches the worker, whose RSS watch must end it: the breach path.
 const ZEROS = zeroBomb(512);
-const FLATE_BOMBS = { plain: undefined, hex: 'hex', 'double Flate': 'flate' } as const;
-const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'runlength' }));
+const BOMBS: Record<string, () => Uint8Array> = {
+  plain: () => new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS })),
+  hex: () => new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'hex' })),
+  'double Flate': () => new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'flate' })),
+  'RunLength then Flate': () => new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'runlength' })),
+  'LZW then Flate': () => new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, wrap: 'lzw' })),
+  LZW: () => new Uint8Array(makePdf({ pages: [prose(1)], stream: { data: lzwZeros(512), filter: '/LZWDecode' } })),
+  'ASCII85 then LZW': () => new Uint8Array(makePdf({ pages: [prose(1)], stream: { data: a85(lzwZeros(512)), filter: '[/A85 /LZW]' } })),
+};
+const BOMB = new Uint8Array(makePdf({ pages: [prose(1)], rawStream: zeroBomb(250) }));
+
+/** ASCII85 (ISO 32000-1, 7.4.3), for a test stream. */
+function a85(data: Buffer): Buffer {
+  let out = '';
+  for (let i = 0; i < data.length; i += 4) {
+    const n = Math.min(4, data.length - i);
+    const word = Buffer.alloc(4);
+    data.copy(word, 0, i, i + n);
+    let v = word.readUInt32BE(0);
+    if (v === 0 && n === 4) {
+      out += 'z';
+      continue;
+    }
+    const digits: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(String.fromCharCode((v % 85) + 33));
+      v = Math.floor(v / 85);
+    }
+    out += digits.slice(0, n + 1).join('');
+  }
+  return Buffer.from(`${out}~>`, 'latin1');
+}
 
 afterEach(() => {
   setPdfWorkerIdleMs(30_000);
   setPdfSplit(availableParallelism() >= 2);
+});
+
+describe('the bomb check decodes as pdf.js does', () => {
+  const ops = `BT /F1 11 Tf 14 TL 72 740 Td ${prose(1).map((l) => `(${l}) Tj T*`).join(' ')} ET`;
+  const runLength = (b: Buffer) => Buffer.concat([Buffer.from([256 - 99, 0x20]), ...Array.from({ length: Math.ceil(b.length / 128) }, (_, k) => Buffer.concat([Buffer.from([b.subarray(k * 128, k * 128 + 128).length - 1]), b.subarray(k * 128, k * 128 + 128)])), Buffer.from([128])]);
+  const cases: Record<string, { data: Buffer; filter: string; size: number }> = {
+    LZW: { data: lzw(Buffer.from(ops.repeat(40))), filter: '/LZWDecode', size: ops.length * 40 },
+    'RunLength (runs and literals)': { data: runLength(Buffer.from(ops)), filter: '/RunLengthDecode', size: ops.length + 100 },
+    'ASCII85 then LZW': { data: a85(lzw(Buffer.from(ops))), filter: '[/ASCII85Decode /LZWDecode]', size: ops.length },
+    'LZW then Flate': { data: lzw(zlib.deflateSync(Buffer.from(ops))), filter: '[/LZWDecode /FlateDecode]', size: ops.length },
+  };
+  it.each(Object.entries(cases))('%s: the size it counts is the text pdf.js reads', async (_, c) => {
+    const pdf = new Uint8Array(makePdf({ pages: [prose(1), prose(2)], stream: { data: c.data, filter: c.filter } }));
+    expect(await inflatedSize(pdf)).toBe(c.size);
+    const r = await readPdf(pdf, 'encoded');
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.markdown).toContain('Page 1 line 6 reports that the measured output of the trial stayed level over time.');
+  }, 30_000);
 });
 
 describe('the warm PDF worker', () => {
@@ -46,11 +97,11 @@ describe('the warm PDF worker', () => {
     expect(pdfWorkerState().threadId).not.toBe(before);
   }, 30_000);
 
-  it.each(Object.entries(FLATE_BOMBS))('refuses a Flate bomb (%s) before it reaches the thread, which stays warm', async (_, wrap) => {
+  it.each(Object.entries(BOMBS))('refuses a bomb (%s) before it reaches the thread, which stays warm', async (_, make) => {
     expect((await readPdf(SMALL, 'warm-up')).ok).toBe(true);
     const before = pdfWorkerState().threadId;
     expect(before).toBeDefined();
-    const bomb = await readPdf(new Uint8Array(makePdf({ pages: [prose(1)], rawStream: ZEROS, ...(wrap ? { wrap } : {}) })), 'bomb');
+    const bomb = await readPdf(make(), 'bomb');
     expect(bomb).toMatchObject({ ok: false, reason: 'too-complex' });
     if (!bomb.ok) expect(bomb.message).toMatch(/inflate to more than 256 MiB: a decompression bomb/);
     expect(pdfWorkerState().threadId).toBe(before);

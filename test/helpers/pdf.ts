@@ -14,8 +14,10 @@ export interface PdfSpec {
   title?: string;
   /** Extra page-1 content stream, Flate-compressed as given (for bombs). */
   rawStream?: Buffer;
-  /** rawStream under a first filter before its Flate: ASCIIHex, RunLength (literal runs), or Flate again. */
-  wrap?: 'hex' | 'runlength' | 'flate';
+  /** rawStream under a first filter before its Flate: ASCIIHex, RunLength (literal runs), LZW, or Flate again. */
+  wrap?: 'hex' | 'runlength' | 'flate' | 'lzw';
+  /** Page 1's content stream as given, under the given /Filter value (overrides rawStream). */
+  stream?: { data: Buffer; filter: string };
 }
 
 function esc(s: string): string {
@@ -31,7 +33,10 @@ export function makePdf(spec: PdfSpec): Buffer {
   const pageIds: number[] = [];
   spec.pages.forEach((lines, i) => {
     let content: Buffer;
-    if (i === 0 && spec.rawStream) {
+    if (i === 0 && spec.stream) {
+      const { data, filter } = spec.stream;
+      content = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter ${filter} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+    } else if (i === 0 && spec.rawStream) {
       const raw = spec.rawStream;
       const data =
         spec.wrap === 'hex'
@@ -40,8 +45,10 @@ export function makePdf(spec: PdfSpec): Buffer {
             ? Buffer.concat([...Array.from({ length: Math.ceil(raw.length / 128) }, (_, k) => { const part = raw.subarray(k * 128, k * 128 + 128); return Buffer.concat([Buffer.from([part.length - 1]), part]); }), Buffer.from([128])])
             : spec.wrap === 'flate'
               ? zlib.deflateSync(raw)
-              : raw;
-      const filter = spec.wrap === 'hex' ? '[/ASCIIHexDecode /FlateDecode]' : spec.wrap === 'runlength' ? '[/RunLengthDecode /FlateDecode]' : spec.wrap === 'flate' ? '[/FlateDecode /FlateDecode]' : '/FlateDecode';
+              : spec.wrap === 'lzw'
+                ? lzw(raw)
+                : raw;
+      const filter = spec.wrap ? `[/${{ hex: 'ASCIIHexDecode', runlength: 'RunLengthDecode', flate: 'FlateDecode', lzw: 'LZWDecode' }[spec.wrap]} /FlateDecode]` : '/FlateDecode';
       content = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter ${filter} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
     } else {
       const ops = spec.imageOnly
@@ -96,4 +103,86 @@ export function prose(page: number, lines = 6): string[] {
 export function zeroBomb(mib: number): Buffer {
   const d = zlib.deflateSync(Buffer.alloc(mib * 1024 * 1024), { level: 9 });
   return d;
+}
+
+/** MSB-first bit packing for LZW codes. */
+class Bits {
+  private bytes: number[] = [];
+  private acc = 0;
+  private n = 0;
+  put(code: number, width: number): void {
+    this.acc = (this.acc << width) | code;
+    this.n += width;
+    while (this.n >= 8) {
+      this.bytes.push((this.acc >>> (this.n - 8)) & 0xff);
+      this.n -= 8;
+    }
+    this.acc &= (1 << this.n) - 1;
+  }
+  end(): Buffer {
+    if (this.n > 0) this.bytes.push((this.acc << (8 - this.n)) & 0xff);
+    return Buffer.from(this.bytes);
+  }
+}
+
+/** The width of the j-th code after a clear, as a PDF reader with EarlyChange 1 reads it. */
+const lzwWidth = (j: number): number => {
+  const x = 258 + j;
+  return j === 0 ? 9 : x >= 2048 ? 12 : x >= 1024 ? 11 : x >= 512 ? 10 : 9;
+};
+
+/** PDF LZW (EarlyChange 1), clearing the table before it fills: a test encoder for real data. */
+export function lzw(data: Buffer): Buffer {
+  const out = new Bits();
+  let dict = new Map<number, number>();
+  let j = 0;
+  out.put(256, 9);
+  let w = -1;
+  const emit = (code: number) => out.put(code, lzwWidth(j++));
+  for (const b of data) {
+    if (w < 0) {
+      w = b;
+      continue;
+    }
+    const key = w * 256 + b;
+    const hit = dict.get(key);
+    if (hit !== undefined) {
+      w = hit;
+      continue;
+    }
+    emit(w);
+    if (258 + dict.size < 4094) dict.set(key, 258 + dict.size);
+    else {
+      emit(256);
+      dict = new Map();
+      j = 0;
+    }
+    w = b;
+  }
+  if (w >= 0) emit(w);
+  emit(257);
+  return out.end();
+}
+
+/**
+ * An LZW stream of `mib` MiB of zeros (about 1,300 to 1 on the wire), written code by code: zeros encode
+ * as 0, 258, 259, … each code one zero longer than the last, so nothing of the size is ever held.
+ */
+export function lzwZeros(mib: number): Buffer {
+  const out = new Bits();
+  let left = mib * 1024 * 1024;
+  let j = 0;
+  out.put(256, 9);
+  while (left > 0) {
+    out.put(0, lzwWidth(j++));
+    left -= 1;
+    for (let code = 258; code < 4094 && left > 0; code++) {
+      out.put(code, lzwWidth(j++));
+      left -= code - 256;
+    }
+    out.put(256, lzwWidth(j));
+    j = 0;
+  }
+  out.put(257, lzwWidth(j));
+  return out.end();
 }

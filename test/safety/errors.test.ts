@@ -103,7 +103,7 @@ describe('errorResult', () => {
     const err = Object.assign(new Error("ENAMETOOLONG: name too long, open '/srv/x/artifacts/run-1/aaaa'"), { code: 'ENAMETOOLONG', path: '/srv/x/artifacts/run-1/aaaa' });
     const t = (errorResult(err, { tool: 'record_round', root: '/srv/x/artifacts' }).content[0] as { text: string }).text;
     expect(t).toBe(
-      'Refused: record_round could not finish: a path or file name is too long for the file system (ENAMETOOLONG at "run-1/aaaa"). Nothing was written for this call. Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.',
+      'Refused: record_round could not finish: a path or file name is too long for the file system (ENAMETOOLONG at "run-1/aaaa"). Nothing was written for this call: every file is as it was. Check the arguments that name files or folders, and the artifacts folder, then retry; report it if it repeats.',
     );
   });
 
