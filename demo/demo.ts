@@ -8,6 +8,7 @@
 // Options: --port <n> (fixture web port, default 4599 or $DEEP_RESEARCH_DEMO_PORT; the committed example's
 // URLs use 4599), --live-clock (real timestamps instead of the fixed replay clock), --out <dir> (the
 // artifacts root; default demo/output/, replaced on each run).
+import { parseReply } from './policy/reply.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,8 +107,9 @@ export async function runDemo(o: Options): Promise<DemoResult> {
     const main = await runConversation(command, { callTool, cwd: o.cwd, env: { scenario: fourDayWeek, baseUrl: web.baseUrl, newRun: true }, trace }, outcomes);
 
     const start = trace.find((t) => t.call.tool === 'mcp' && t.call.name === 'start_run' && t.call.args.dry_run !== true);
-    const runId = /^run_id: (.+)$/m.exec(start?.result.text ?? '')?.[1];
-    const reportPath = /^report_path: (.+)$/m.exec(start?.result.text ?? '')?.[1];
+    const opened = parseReply(start?.result.text ?? '');
+    const runId = opened.str('run_id');
+    const reportPath = opened.str('report_path');
     if (!runId || !reportPath) throw new Error(`the run did not start:\n${main.final}`);
     const runDir = path.dirname(path.resolve(o.cwd, reportPath));
     const v = await callTool('verify_report', { run_id: runId });
