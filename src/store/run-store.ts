@@ -276,9 +276,11 @@ export class RunStore {
     return this.lock(runId, () => this.addSourceLocked(runId, s));
   }
 
+  /** `run`, when given, is written in the same batch: a refused call then leaves the run as it was. */
   addSourceLocked(
     runId: string,
     s: NewSource,
+    run?: RunState,
   ): { source: StoredSource; duplicate: boolean } {
     const existing = this.lookupSource(runId, s.canonical_key);
     if (existing) return { source: existing, duplicate: true };
@@ -300,6 +302,7 @@ export class RunStore {
       { file: path_, content: file },
       { file: this.keyFile(runId, s.canonical_key), content: json({ key: s.canonical_key, id }) },
       { file: this.printFile(runId, id), content: `${JSON.stringify(printEntry)}\n` },
+      ...(run ? [{ file: safeJoin(dir, 'state', 'run.json'), content: json(run) }] : []),
     ]);
     const mirrors = this.mirrors.get(runId);
     if (mirrors) {

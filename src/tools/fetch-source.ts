@@ -138,8 +138,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         ...(page.pages ? { pages: page.pages.stored, pages_not_read: page.pages.not_read, outline: page.outline ?? [] } : {}),
         ...(page.kept !== undefined ? { kept: page.kept, left_out: page.leftOut ?? [] } : {}),
         ...(page.full && page.kind === 'html' ? { full: true } : {}),
-      });
-      if (tally !== current.fetch) ctx.store.saveRun({ ...current, fetch: tally });
+      }, tally !== current.fetch ? { ...current, fetch: tally } : undefined);
       return { source, duplicate: false, degraded: tally.degraded };
     });
     return 'content' in read ? read : reply(read);
@@ -156,7 +155,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
         r = await render(source, duplicate, degraded, seen, budget);
       }
-      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown);
+      // What a reader was shown only spares a later reply; the source is stored, so a failed note (a full
+      // disk) costs at most the outline once more and must not turn a stored page into a refusal.
+      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown).catch(() => undefined);
       return r.result;
     }
 
