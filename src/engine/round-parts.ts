@@ -6,6 +6,7 @@ import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestion
 import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from './facts.js';
 import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
 import { numberedHeadingsAbove } from './numbered-headings.js';
+import { quoteStruckThrough, STRUCK_WARNING } from './struck.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
@@ -108,6 +109,7 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
     else numberWarning(f, i, stored, warnings);
+    if (admitted.grounded && f.quote !== undefined && stored !== undefined && quoteStruckThrough(f.quote, stored.markdown)) warnings.push(`fact ${i + 1}: ${STRUCK_WARNING}`);
     const also = groundAlso(f, i, ctx, warnings);
     const own = stored?.origin ?? originFor(ctx, f.url);
     const isDrifted = drifted.has(key);
