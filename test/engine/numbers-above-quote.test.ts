@@ -1,10 +1,9 @@
 // The number-in-quote check sees what stands above a quote: a PDF's numbered section titles (plain lines
 // in its stored text, no markdown headings) and the page's title naming the version it documents.
 import { describe, expect, it } from 'vitest';
-import { decideRound, type RoundContext, type RoundInput } from '../../src/engine/round.js';
-import { newThreadState } from '../../src/engine/thread-state.js';
+import { decideRound, type RoundInput } from '../../src/engine/round.js';
 import { numberedHeadingsAbove } from '../../src/engine/numbered-headings.js';
-import { InputError } from '../../src/errors.js';
+import { oneThread, pageContext } from '../helpers/round-context.js';
 
 // As the PDF reader stores a manual: page markers, numbered titles as lines, paragraphs split by blank lines.
 const MANUAL = [
@@ -22,26 +21,9 @@ const MANUAL = [
   'Suppose we have the following hypothetical C++ library.',
 ].join('\n');
 
-const thread = () =>
-  newThreadState({
-    definition: { name: 'T', sub_questions: [{ id: 'SQ-1', question: 'How are shared objects built?' }], subjects: [], primary_origins: ['x.org'] },
-    slug: 't-000000',
-    critic: false,
-    roundBudget: 10,
-    resultsPerRound: 5,
-  });
-const ctx = (title: string, markdown: string): RoundContext => ({
-  grounding: true,
-  timestamp: '2026-01-01T00:00:00.000Z',
-  canonicalKey: (u) => {
-    if (!/^https?:\/\//.test(u)) throw new InputError('not an http(s) URL');
-    return u.replace(/^https?:\/\//, '');
-  },
-  storedText: () => ({ source_id: 'S1', title, markdown }),
-});
 const round = (facts: RoundInput['facts']): RoundInput => ({ query: `q ${Math.random()}`, urls_visited: ['https://x.org/r-exts.pdf'], facts, summary: 's' });
 const numberWarnings = (title: string, markdown: string, fact: string, quote: string) =>
-  decideRound(thread(), round([{ fact, url: 'https://x.org/r-exts.pdf', quote, confidence: 'PLAUSIBLE' }]), ctx(title, markdown)).decision.warnings.filter((w) =>
+  decideRound(oneThread(), round([{ fact, url: 'https://x.org/r-exts.pdf', quote, confidence: 'PLAUSIBLE' }]), pageContext(title, markdown)).decision.warnings.filter((w) =>
     w.includes('not in its quote'),
   );
 

@@ -2,8 +2,8 @@
 // ignored, but record_round now says where it came from; the reading reference says so too.
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decideRound, type RoundContext, type RoundInput } from '../../src/engine/round.js';
-import { newThreadState } from '../../src/engine/thread-state.js';
+import { decideRound, type RoundInput } from '../../src/engine/round.js';
+import { oneThread, pageContext } from '../helpers/round-context.js';
 import { quoteStruckThrough } from '../../src/engine/struck.js';
 
 const PAGE = [
@@ -14,23 +14,9 @@ const PAGE = [
   'The `strict` option rejects unknown keys.',
 ].join('\n');
 
-const thread = () =>
-  newThreadState({
-    definition: { name: 'T', sub_questions: [{ id: 'SQ-1', question: 'Which options exist?' }], subjects: [], primary_origins: ['x.org'] },
-    slug: 't-000000',
-    critic: false,
-    roundBudget: 10,
-    resultsPerRound: 5,
-  });
-const ctx: RoundContext = {
-  grounding: true,
-  timestamp: '2026-01-01T00:00:00.000Z',
-  canonicalKey: (u) => u.replace(/^https?:\/\//, ''),
-  storedText: () => ({ source_id: 'S1', title: 'Configuration', markdown: PAGE }),
-};
 const warningsFor = (quote: string) => {
   const input: RoundInput = { query: 'q', urls_visited: ['https://x.org/c'], facts: [{ fact: 'An option exists.', url: 'https://x.org/c', quote, confidence: 'PLAUSIBLE' }], summary: 's' };
-  const { state, decision } = decideRound(thread(), input, ctx);
+  const { state, decision } = decideRound(oneThread(), input, pageContext('Configuration', PAGE));
   return { grounded: state.facts[0]?.grounded, warnings: decision.warnings.filter((w) => w.includes('struck through')) };
 };
 
