@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/helpers/temp-root.ts'],
     env: { DEEP_RESEARCH_LOG: 'off' },
   },
 });

@@ -1,24 +1,15 @@
 #!/usr/bin/env bash
 # Checks the plugin with the real Claude Code binary, pinned: the manifest and every command, skill and agent
 # pass `claude plugin validate --strict` (and the plugin directory's profile), and the plugin's MCP server
-# starts and connects. Claude Code is installed into .ci/tools, not as a devDependency, so `npm ci` stays small.
+# starts and connects. Claude Code is installed into .ci/tools by .ci/install-claude.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CLAUDE_VERSION=2.1.328
 TOOLS=.ci/tools
 CLAUDE="$TOOLS/node_modules/.bin/claude"
 
-# Idempotent: a present binary of the pinned version is reused.
-if ! { [ -x "$CLAUDE" ] && "$CLAUDE" --version 2>/dev/null | grep -q "^$CLAUDE_VERSION "; }; then
-  echo "installing @anthropic-ai/claude-code@$CLAUDE_VERSION into $TOOLS"
-  mkdir -p "$TOOLS"
-  npm install --prefix "$TOOLS" --no-save --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$CLAUDE_VERSION"
-fi
-if ! [ -x "$CLAUDE" ]; then
-  echo "claude-checks: $CLAUDE is missing after the install; cannot check the plugin" >&2
-  exit 1
-fi
+# The pinned version, installed when missing (idempotent).
+bash .ci/install-claude.sh
 "$CLAUDE" --version
 
 # A throwaway HOME: no user settings, plugins or credentials leak in, and nothing is left behind.

@@ -41,6 +41,9 @@ describe('deep-research CLI', () => {
     const unjudged = cli('verify', runDir);
     expect(unjudged.status).toBe(1);
     expect(unjudged.stdout).toMatch(/report\.md:5: pair P[0-9a-f]+ .* has no verdict/);
+    // A person at the command line is told what they can run, not the agent's tools.
+    expect(unjudged.stdout).toContain('judged by running /deep-research-verify <run_id> in your agent CLI');
+    expect(unjudged.stdout).not.toMatch(/audit_report|record_audit/);
     await supportAll(h, path.basename(runDir));
     const ok = cli('verify', runDir);
     expect(ok.stdout).toContain('verify: 1 citation, 1 claim–source pair, 0 uncited statements; audit: 1 supported, 0 partial, 0 unsupported, 0 unaudited');
@@ -60,7 +63,8 @@ describe('deep-research CLI', () => {
     fs.writeFileSync(spare, `${uncitedText}\nAn added sentence.\n`);
     const editedUncited = cli('verify', runDir);
     expect(editedUncited.status).toBe(1);
-    expect(editedUncited.stdout).toMatch(/report\.md:0: source S2 \(not cited\) was changed after it was stored: sources\/S2\.md no longer matches its sha256/);
+    expect(editedUncited.stdout).toContain(`${path.relative(process.cwd(), spare)}: source S2 (not cited) was changed after it was stored: sources/S2.md no longer matches its sha256`);
+    expect(editedUncited.stdout).not.toContain('report.md:0');
     fs.writeFileSync(spare, uncitedText);
     expect(cli('verify', runDir).status).toBe(0);
     // An uncited sentence stating a version fails, with its line, even with --no-audit: it is no audit verdict.
@@ -69,11 +73,22 @@ describe('deep-research CLI', () => {
     expect(uncited.status).toBe(1);
     expect(uncited.stdout).toMatch(/report\.md:5: uncited statement "Python 3\.12 removed distutils\."/);
     expect(uncited.stdout).toContain('1 uncited statement;');
+    expect(uncited.stdout).not.toContain('audit_report');
     fs.writeFileSync(path.join(runDir, 'report.md'), good);
     fs.writeFileSync(path.join(runDir, 'report.md'), good.replace('[S1].', '[S1, S7].'));
     const bad = cli('verify', runDir);
     expect(bad.status).toBe(1);
     expect(bad.stdout).toMatch(/report\.md:5: citation \[S7\] does not resolve/);
+  });
+
+  it('verify without a report says what to do', () => {
+    const report = path.join(runDir, 'report.md');
+    const text = fs.readFileSync(report, 'utf8');
+    fs.rmSync(report);
+    const none = cli('verify', runDir);
+    fs.writeFileSync(report, text);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^verify: no report at .*report\.md: this run has not written its report yet\. Finish it by running \/deep-research again/);
   });
 
   it('lint passes the server-written reports and fails a broken one', () => {

@@ -3,12 +3,35 @@ import { describe, expect, it } from 'vitest';
 import { spliceReadme, toolTable } from '../scripts/readme-tools.js';
 
 describe('README', () => {
-  it('opens with the two commands for a fresh machine', () => {
-    const lines = fs.readFileSync('README.md', 'utf8').split('\n').filter((l) => l.trim() !== '');
+  it('opens with what it is, for whom and why, then the two commands for a fresh machine', () => {
+    const lines = fs.readFileSync('README.md', 'utf8').split('\n');
     const code = lines.findIndex((l) => l.includes('npm ci && npm run demo'));
     expect(code).toBeGreaterThanOrEqual(0);
-    expect(code).toBeLessThan(6);
+    expect(code).toBeLessThan(15);
     expect(lines.slice(code, code + 3).some((l) => /^npm test\b/.test(l.trim()))).toBe(true);
+    // The paragraph above the commands: two or three sentences saying what it does, for whom, what differs.
+    const intro = lines.slice(1, code).join(' ').replace(/```/g, '').trim();
+    const sentences = intro.split(/(?<=\.)\s+(?=[A-Z])/).filter(Boolean);
+    expect(sentences.length, intro).toBeGreaterThanOrEqual(2);
+    expect(sentences.length, intro).toBeLessThanOrEqual(3);
+    expect(intro).toMatch(/research/);
+    expect(intro).toMatch(/\bfor (people|anyone|researchers)\b/);
+    expect(intro).toMatch(/What sets it apart/);
+  });
+
+  it('links a real model-written run beside the scripted demo on its first screen', () => {
+    const first = fs.readFileSync('README.md', 'utf8').split('\n').slice(0, 24).join('\n');
+    expect(first).toMatch(/real run, written by a model: \[examples\/\]\(examples\/README\.md\)/);
+    expect(first).toMatch(/tokens, time,\s+rounds and the judge's verdict/);
+    expect(first).toContain('[artifacts/](artifacts/README.md)');
+    expect(fs.existsSync('examples/README.md')).toBe(true);
+  });
+
+  it('says plainly what the installed plugin depends on', () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    expect(readme).toMatch(/By git URL:[^]*stands alone/);
+    expect(readme).toMatch(/By folder[^]*depends on the clone staying where it is/);
+    expect(fs.existsSync('test/e2e/plugin-location.e2e.test.ts')).toBe(true);
   });
 
   it('tells a new user the Node version, how long things take, the demo port and what not to commit', () => {

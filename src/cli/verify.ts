@@ -71,14 +71,21 @@ function verify(argv: string[]): number {
   const file = path.join(store.runDir(runId), 'report.md');
   const text = readFileSafe(file, store.runDir(runId), path.relative(process.cwd(), file));
   if (text === undefined) {
-    err(`verify: no report at ${path.relative(process.cwd(), file)}`);
+    err(
+      `verify: no report at ${path.relative(process.cwd(), file)}: this run has not written its report yet. ` +
+        `Finish it by running /deep-research again in your agent CLI with the same question (it resumes the run), then verify again.`,
+    );
     return 1;
   }
   const r = verifyReport(text, collectSources(store, runId), {
     degraded: store.loadRun(runId).fetch.degraded,
+    person: true,
     ...(noAudit ? {} : { audit: store.loadAudit(runId) }),
   });
-  for (const p of r.problems) out(`${path.relative(process.cwd(), file)}:${p.line}: ${p.message}`);
+  const runRel = path.relative(process.cwd(), store.runDir(runId));
+  for (const p of r.problems) {
+    out(p.file !== undefined ? `${path.join(runRel, p.file)}: ${p.message}` : `${path.relative(process.cwd(), file)}:${p.line}: ${p.message}`);
+  }
   const a = r.audit;
   const audit = noAudit
     ? 'claim audit not checked (--no-audit): citations, quotations, uncited statements and source hashes only'

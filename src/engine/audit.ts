@@ -192,7 +192,10 @@ export function auditCounts(state: AuditState, pairs: readonly AuditPair[]): Aud
 }
 
 /** The pairs that keep a report from verifying, each with what to do about it. */
-export function auditProblems(state: AuditState, pairs: readonly AuditPair[]): { line: number; message: string }[] {
+/** How pairs get judged, said to whoever reads the problems: the agent (its tools) or a person (the command). */
+export const JUDGE_BY_TOOLS = '(audit_report, then record_audit)';
+
+export function auditProblems(state: AuditState, pairs: readonly AuditPair[], judgeBy = JUDGE_BY_TOOLS): { line: number; message: string }[] {
   const out: { line: number; message: string }[] = [];
   // Pairs without a verdict are named per line, without their statements: before the first audit that
   // is every pair of the report, and a model reads the reply in full.
@@ -213,7 +216,7 @@ export function auditProblems(state: AuditState, pairs: readonly AuditPair[]): {
   }
   for (const [line, ids] of unjudged) {
     const these = ids.length === 1 ? `pair ${ids[0]} has no verdict: have it` : `pairs ${ids.join(', ')} have no verdict: have them`;
-    out.push({ line, message: `${these} judged (audit_report, then record_audit)` });
+    out.push({ line, message: `${these} judged ${judgeBy}` });
   }
   return out;
 }

@@ -80,10 +80,13 @@ export function nextDefinition(gap: Pick<CriticGap, 'description' | 'query'>, ta
 }
 
 const NAME_WORDS = 4;
+/** A query of up to this many content words is a name already; cutting it would drop what it is about. */
+const WHOLE_QUERY_WORDS = 8;
 
 /**
- * A name a person would write for the gap: the first NAME_WORDS content words of its query (search
- * operators, site: filters, quoted-phrase marks, stop words and repeats left out), as written. A query
+ * A name a person would write for the gap: the content words of its query (search operators, site:
+ * filters, quoted-phrase marks, stop words and repeats left out), as written; all of them when there are
+ * at most WHOLE_QUERY_WORDS, else the first NAME_WORDS of a query that is a long search string. A query
  * with no such word falls back to the description's.
  */
 export function shortName(gap: Pick<CriticGap, 'description' | 'query'>): string {
@@ -98,9 +101,8 @@ export function shortName(gap: Pick<CriticGap, 'description' | 'query'>): string
       if (terms(w).every((t) => isStopWord(t))) continue;
       seen.add(key);
       out.push(w);
-      if (out.length === NAME_WORDS) break;
     }
-    return out;
+    return out.length > WHOLE_QUERY_WORDS ? out.slice(0, NAME_WORDS) : out;
   };
   const picked = words(gap.query);
   return (picked.length > 0 ? picked : words(gap.description)).join(' ') || 'follow-up';
@@ -114,8 +116,10 @@ const QUESTION_START = /^(?:what|which|who|whom|whose|when|where|why|how|is|are|
  * "What do the sources say about <name>? (<description>)".
  */
 export function asQuestion(gap: Pick<CriticGap, 'description' | 'query'>): string {
-  const d = gap.description.trim().replace(/\s+/g, ' ');
-  const first = /^.*?[.?!](?=\s|$)/.exec(d)?.[0] ?? d;
+  // The first sentence: up to a line break (a list of points has no full stops) or a sentence end, an
+  // abbreviation's full stop ("e.g.", "vs.") aside; a "?" goes after that one sentence, never after several.
+  const firstLine = gap.description.trim().split(/\n/)[0]!.trim().replace(/\s+/g, ' ');
+  const first = /^.*?(?<!\b(?:e\.g|i\.e|vs|etc|cf|approx|incl|ca|no))[.?!](?=\s|$)/i.exec(firstLine)?.[0] ?? firstLine;
   if (first.endsWith('?')) return first;
   const body = first.replace(/[.!]+$/, '');
   if (QUESTION_START.test(body)) return `${body}?`;

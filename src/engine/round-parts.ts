@@ -5,6 +5,8 @@ import type { Confidence, Level, SubQuestionStatus, SubjectStatus } from './type
 import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestionState, SubjectState, ThreadState } from './thread-state.js';
 import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from './facts.js';
 import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
+import { numberedHeadingsAbove } from './numbered-headings.js';
+import { quoteStruckThrough, STRUCK_WARNING } from './struck.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
@@ -111,7 +113,8 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     const stored = ctx.storedText(key);
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
-    else numberWarning(f, i, stored?.markdown, warnings);
+    else numberWarning(f, i, stored, warnings);
+    if (admitted.grounded && f.quote !== undefined && stored !== undefined && quoteStruckThrough(f.quote, stored.markdown)) warnings.push(`fact ${i + 1}: ${STRUCK_WARNING}`);
     const also = groundAlso(f, i, ctx, warnings);
     const own = stored?.origin ?? originFor(ctx, f.url);
     const isDrifted = drifted.has(key);
@@ -176,15 +179,19 @@ function groundAlso(f: RoundFactInput, i: number, ctx: RoundContext, warnings: s
   return kept;
 }
 
-function numberWarning(f: RoundFactInput, i: number, markdown: string | undefined, warnings: string[]): void {
+function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefined, warnings: string[]): void {
   let unquoted = numbersNotInQuote(f.fact, f.quote);
-  // A number may be stated only in a heading above the quote (a changelog's version); looked up only then.
-  if (unquoted.length > 0 && markdown !== undefined && f.quote !== undefined) unquoted = numbersNotInQuote(f.fact, f.quote, enclosingHeadings(f.quote, markdown));
+  // A number may be stated only above the quote: in the page's title (the version a page documents), a
+  // heading (a changelog's version), or a PDF's numbered section title. Looked up only then.
+  if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) {
+    const above = [stored.title, ...enclosingHeadings(f.quote, stored.markdown), ...numberedHeadingsAbove(f.quote, stored.markdown)];
+    unquoted = numbersNotInQuote(f.fact, f.quote, above);
+  }
   if (unquoted.length === 0) return;
   const it = unquoted.length === 1 ? 'it' : 'them';
-  // Recorded as given: a number from the page's title or a table cell can be right without being in the quote.
+  // Recorded as given: a number from a table cell can be right without being in the quote.
   warnings.push(
-    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
+    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote, the headings above it or the page title (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
   );
 }
 

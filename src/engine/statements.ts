@@ -365,6 +365,7 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
   if (!block.table) {
     sentences.forEach((sentence, k) => {
       if (cited.has(k) || sentence === '' || !isCheckable(sentence)) return;
+      if (k < sentences.length - 1 && RUN_IN_LABEL.test(sentence)) return;
       uncited.push({ pair_id: pairId(sentence, ''), line: lineAt(starts[k] ?? 0), text: sentence, context: contextOf(k) });
     });
   }
@@ -398,6 +399,11 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
  * forced to cite connective prose would learn to ignore the check.
  */
 const MIN_WORDS = 3;
+/**
+ * A run-in label: a wholly bold sentence with more of its paragraph after it ("**Modes and blocking in
+ * SQLite.** Readers …"). It names what follows, like a heading, and claims nothing.
+ */
+const RUN_IN_LABEL = /^(\*\*|__)[^*_]+\1$/;
 /** Capitalised possessives that name no particular thing. */
 const NOT_NAMES = new Set(['today', 'everyone', 'everybody', 'nobody', 'one', 'someone', 'somebody', 'anyone', 'each']);
 const NUMBER_WORDS = new Set(
@@ -487,7 +493,10 @@ function quoteSpans(text: string): Span[] {
 
 /** Offsets where sentences begin: 0, and after `.`, `?` or `!` + space that is not an abbreviation. */
 function sentenceStarts(text: string, quotes: Span[], groups: Span[]): number[] {
-  const inside = (i: number) => quotes.some((q) => i > q.start && i < q.end - 1) || groups.some((g) => i >= g.start && i < g.end);
+  // A code span is one term, whatever it holds: `SELECT ... FOR UPDATE` ends no sentence.
+  const code = [...text.matchAll(/(`+)[^`]+?\1/g)].map((m) => ({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length }));
+  const inside = (i: number) =>
+    quotes.some((q) => i > q.start && i < q.end - 1) || groups.some((g) => i >= g.start && i < g.end) || code.some((c) => i > c.start && i < c.end);
   const starts = [0];
   for (const m of text.matchAll(/[.?!]+["'\u201d\u2019)\]*_]*(?=\s|$)/g)) {
     const at = m.index ?? 0;

@@ -13,6 +13,7 @@
  * - 'passthrough': text/plain and markdown, returned as sent.
  */
 import { parseHTML } from 'linkedom';
+import { mendDocumentShell } from './document-shell.js';
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
@@ -637,6 +638,7 @@ function parseDocument(html: string): DomDocument {
     const inner = /<body[\s>]/i.test(html) ? html : `<body>${html}</body>`;
     ({ document } = parseHTML(`<!DOCTYPE html><html><head></head>${inner}</html>`) as unknown as { document: DomDocument });
   }
+  mendDocumentShell(document as unknown as Parameters<typeof mendDocumentShell>[0]);
   return document;
 }
 

@@ -3,7 +3,7 @@
 // every claim–source pair has a SUPPORTED verdict, and the required headings exist. Pure: the caller
 // supplies the stored sources and the audit.
 import { createHash } from 'node:crypto';
-import { auditCounts, auditProblems, type AuditCounts, type AuditState } from '../engine/audit.js';
+import { auditCounts, auditProblems, JUDGE_BY_TOOLS, type AuditCounts, type AuditState } from '../engine/audit.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { projectForMatching, quoteFoundIn } from '../engine/grounding.js';
 import { parseReport, type Uncited } from '../engine/statements.js';
@@ -34,25 +34,32 @@ export interface VerifyResult {
  * The whole check. Without `audit` the claim audit is left out (mechanics only, for `verify --no-audit`);
  * the caller must then say so.
  */
-export function verifyReport(text: string, sources: ReadonlyMap<string, VerifySource>, opts: { degraded: boolean; audit?: AuditState }): VerifyResult {
+export function verifyReport(
+  text: string,
+  sources: ReadonlyMap<string, VerifySource>,
+  opts: { degraded: boolean; audit?: AuditState; /** A person at the command line reads the problems, not the agent. */ person?: boolean },
+): VerifyResult {
   const problems = verifyReportText(text, sources, opts);
   const parsed = parseReport(text);
   const audit = auditCounts(opts.audit ?? { version: 1, verdicts: {} }, parsed.pairs);
-  if (opts.audit) problems.push(...auditProblems(opts.audit, parsed.pairs));
-  for (const u of parsed.uncited) problems.push({ line: u.line, message: uncitedMessage(u, opts.audit) });
+  if (opts.audit) problems.push(...auditProblems(opts.audit, parsed.pairs, opts.person ? JUDGE_BY_COMMAND : JUDGE_BY_TOOLS));
+  for (const u of parsed.uncited) problems.push({ line: u.line, message: uncitedMessage(u, opts.audit, opts.person === true) });
   let citations = 0;
   const { body } = withoutSourcesList(text);
   for (const m of body.matchAll(CITATION)) citations += (m[1] ?? '').split(',').length;
   return { problems: problems.sort((a, b) => a.line - b.line || a.message.localeCompare(b.message)), citations, pairs: parsed.pairs.length, audit, uncited: parsed.uncited.map((u) => ({ line: u.line, text: u.text })) };
 }
 
+/** What a person at the command line does to have pairs judged: the agent CLI's command runs the audit. */
+export const JUDGE_BY_COMMAND = 'by running /deep-research-verify <run_id> in your agent CLI (/deep-research:deep-research-verify from the plugin)';
+
 /** What to do about an uncited sentence, with what the audit found for it when it has judged it. */
-function uncitedMessage(u: Uncited, audit: AuditState | undefined): string {
+function uncitedMessage(u: Uncited, audit: AuditState | undefined, person: boolean): string {
   const v = audit?.verdicts[u.pair_id];
   const what = `uncited statement "${u.text.length > 80 ? `${u.text.slice(0, 77)}...` : u.text}"`;
   if (v?.verdict === 'SUPPORTED' && v.source_id) return `${what}: the audit found it in ${v.source_id}; cite [${v.source_id}] at its end`;
   if (v) return `${what} is ${v.verdict}${v.source_id ? ` in ${v.source_id}` : ''}: ${v.note ?? ''}. Narrow it to what a source says and cite it, or remove it`;
-  return `${what}: cite the source that says it, or remove it (audit_report offers it with source_id null)`;
+  return `${what}: cite the source that says it, or remove it${person ? '' : ' (audit_report offers it with source_id null)'}`;
 }
 
 function withoutSourcesList(text: string): { body: string } {
@@ -62,6 +69,8 @@ function withoutSourcesList(text: string): { body: string } {
 export interface Problem {
   line: number;
   message: string;
+  /** The file the problem is in, relative to the run folder, when it is not the report (line is then 0). */
+  file?: string;
 }
 
 const CITATION = /\[(S\d+(?:\s*,\s*S\d+)*)\]/g;
@@ -198,7 +207,7 @@ function checkQuotations(text: string, sources: ReadonlyMap<string, VerifySource
 /**
  * A stored source whose body no longer hashes to its recorded sha256 was edited after it was stored: every
  * stored source is checked, cited or not (SPEC 6). A cited one is reported at its first citation, an
- * uncited one at line 0 (no line of the report).
+ * uncited one at line 0 (no line of the report), naming its own file.
  */
 function checkHashes(cited: ReadonlyMap<string, number>, sources: ReadonlyMap<string, VerifySource>, problems: Problem[]): void {
   for (const [id, src] of sources) {
@@ -209,7 +218,7 @@ function checkHashes(cited: ReadonlyMap<string, number>, sources: ReadonlyMap<st
     problems.push(
       line !== undefined
         ? { line, message: `source ${id} was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git) or cite another source` }
-        : { line: 0, message: `source ${id} (not cited) was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git)` },
+        : { line: 0, file: `sources/${id}.md`, message: `source ${id} (not cited) was changed after it was stored: sources/${id}.md no longer matches its sha256; restore the stored text (e.g. from git)` },
     );
   }
 }

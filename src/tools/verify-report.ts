@@ -61,8 +61,9 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
     annotations: annotationsFor('read'),
   },
   handler(args, ctx: ToolContext) {
+    // The run's folder is args.run_id: a folder renamed by hand still holds its first name in run.json.
     const run = ctx.store.loadRun(args.run_id);
-    const report = readReport(ctx.store, run.run_id, args.path, ctx.cwd);
+    const report = readReport(ctx.store, args.run_id, args.path, ctx.cwd);
     if (report.text === undefined) {
       return ok({
         ok: false,
@@ -74,8 +75,9 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
         basis: { primary: 0, two_origins: 0, neither: 0 },
       });
     }
-    const r = check(report.text, collectSources(ctx.store, run.run_id), { degraded: run.fetch.degraded, audit: ctx.store.loadAudit(run.run_id) });
-    const basis = citedBasis(ctx.store, run.run_id, run.threads, report.text);
-    return ok({ ok: r.problems.length === 0, problems: r.problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited, basis });
+    const r = check(report.text, collectSources(ctx.store, args.run_id), { degraded: run.fetch.degraded, audit: ctx.store.loadAudit(args.run_id) });
+    const basis = citedBasis(ctx.store, args.run_id, run.threads, report.text);
+    const problems = r.problems.map((p) => ({ line: p.line, message: p.message }));
+    return ok({ ok: r.problems.length === 0, problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited, basis });
   },
 };

@@ -108,7 +108,7 @@ function dryRunScript(prefix: string): Reply[] {
 
 beforeAll(() => {
   if (!existsSync(CLAUDE)) {
-    throw new Error(`${CLAUDE} is missing: run \`bash .ci/claude-checks.sh\`, which installs the pinned Claude Code into .ci/tools`);
+    throw new Error(`${CLAUDE} is missing: run \`bash .ci/install-claude.sh\`, which installs the pinned Claude Code into .ci/tools`);
   }
   if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\``);
 });

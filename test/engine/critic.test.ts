@@ -113,6 +113,21 @@ describe('issue 17: next_definition names and open questions by meaning', () => 
     expect(asQuestion({ description: 'Extra staff cost unknown.', query: 'svartedalen nurses cost' })).toBe('What do the sources say about svartedalen nurses cost? (Extra staff cost unknown)');
   });
 
+  it('names the thread with the whole of a short query, and asks one sentence of the description, not several', async () => {
+    const { nextDefinition, asQuestion } = await import('../../src/engine/critic.js');
+    const modes = { description: 'Which wal_checkpoint modes block readers.', query: 'SQLite wal_checkpoint modes PASSIVE FULL RESTART TRUNCATE blocking' };
+    expect(nextDefinition(modes, [], 1).name).toBe('Critic 1: SQLite wal_checkpoint modes PASSIVE FULL RESTART TRUNCATE blocking');
+    expect(nextDefinition({ description: 'd', query: 'four-day week extra staff cost' }, [], 2).name).toBe('Critic 2: four-day week extra staff cost');
+    // A description written as lines, without full stops, is several sentences: the question is the first.
+    expect(asQuestion({ description: 'How do PASSIVE and FULL checkpoints differ\nWhat blocks a RESTART\nNo page covers TRUNCATE', query: 'q' })).toBe(
+      'How do PASSIVE and FULL checkpoints differ?',
+    );
+    // An abbreviation's full stop ends no sentence.
+    expect(asQuestion({ description: 'Which modes, e.g. FULL vs. RESTART, wait for readers. Two pages disagree.', query: 'q' })).toBe(
+      'Which modes, e.g. FULL vs. RESTART, wait for readers?',
+    );
+  });
+
   it('keeps one open question per gap across rounds when a later critic rewords it, and keeps different gaps apart', async () => {
     const { applyCritique, emptyCriticState, sameQuestion } = await import('../../src/engine/critic.js');
     const g = (description: string) => ({ kind: 'unread-source' as const, description, query: 'q', priority: 1, material: false, unanswerable: true });

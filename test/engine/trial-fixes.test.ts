@@ -74,7 +74,7 @@ describe('a number stated only in a heading enclosing the quote', () => {
     ];
     const { decision } = decideRound(thread(), round({ facts }), ctx(CHANGELOG));
     const numbers = decision.warnings.filter((w) => w.includes('not in its quote'));
-    expect(numbers).toEqual([expect.stringMatching(/^fact 2: 2\.30\.0, 9\.9 are not in its quote or the headings above it/)]);
+    expect(numbers).toEqual([expect.stringMatching(/^fact 2: 2\.30\.0, 9\.9 are not in its quote, the headings above it or the page title/)]);
   });
 });
 

@@ -82,6 +82,24 @@ describe('uncited statements in a report', () => {
     expect(uncited(md)).toEqual([[6, 'Serializable | no | since 9.1']]);
   });
 
+  it('does not count a bold run-in label as a statement; a wholly bold paragraph still counts', () => {
+    const md = doc(
+      '**Modes and blocking in SQLite.** In WAL mode readers do not block the writer [S1].',
+      '',
+      '__Checkpoints.__ A checkpoint copies pages back into the database [S1].',
+      '',
+      '**SQLite 3.45 allows one writer at a time.**',
+    );
+    expect(uncited(md)).toEqual([[7, '**SQLite 3.45 allows one writer at a time.**']]);
+  });
+
+  it('ends no sentence at an ellipsis inside a code span', () => {
+    const md = doc('PostgreSQL takes row locks with `SELECT ... FOR UPDATE` inside a transaction [S1].');
+    const parsed = parseReport(md);
+    expect(parsed.uncited).toEqual([]);
+    expect(parsed.pairs.map((p) => p.statement)).toEqual(['PostgreSQL takes row locks with `SELECT ... FOR UPDATE` inside a transaction']);
+  });
+
   it('derives an uncited pair id from the sentence, so citing it later makes a new pair', () => {
     const a = parseReport(doc('Python 3.12 removed distutils.')).uncited[0];
     const b = parseReport(doc('Intro.', '', 'Python 3.12 removed distutils.')).uncited[0];

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import matter from 'gray-matter';
+import { RUN_SHM } from './temp-run.js';
 
 export interface Sandbox {
   /** The parent folder: holds `artifacts/` (the root) and `outside/` (must never change). */
@@ -22,7 +23,9 @@ export interface Sandbox {
  * handling, where the server's fsyncs would only cost time; durability tests stay on the real disk.
  */
 export function sandbox(prefix = 'dr-safety-', o: { memory?: boolean } = {}): Sandbox {
-  const base = o.memory && fs.existsSync('/dev/shm') && isWritable('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  // Inside `npm test`, the test file's own folder on tmpfs (removed when the file ends).
+  const shm = process.env[RUN_SHM] ?? '/dev/shm';
+  const base = o.memory && fs.existsSync(shm) && isWritable(shm) ? shm : os.tmpdir();
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(base, prefix)));
   const root = path.join(dir, 'artifacts');
   const outside = path.join(dir, 'outside');

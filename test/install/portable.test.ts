@@ -1,6 +1,6 @@
 // Installed command, agent and skill files are portable: none names a path of this machine (the clone, the
-// project, the home folder). Only the MCP config entry names the server's path, and the install manifest
-// records where the pack came from; both stay on this machine by nature.
+// project, the home folder). Only the MCP config entry names the server's path; under .claude/ nothing does,
+// the install manifest included (it records that entry with a placeholder for the path).
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,30 @@ describe('installed files hold no path of this machine', () => {
         // The config does name the server: that entry is what the README warns about.
         const configs = Object.keys(files).filter((f) => CONFIG.test(f) && !f.endsWith('.deep-research-install.json'));
         expect(configs.some((f) => files[f]?.includes(path.join(PACK, 'dist', 'server.js'))), configs.join(', ')).toBe(true);
+        const manifest = Object.keys(files).find((f) => f.endsWith('.deep-research-install.json'));
+        expect(JSON.parse(files[manifest!]!)).not.toHaveProperty('pack_root');
       });
     }
   }
+
+  for (const scope of ['project', 'user'] as const) {
+    it(`claude, ${scope}: every file under .claude/, the install manifest included, holds no machine path`, async () => {
+      const { files, machine } = await installed('claude', scope);
+      const underClaude = Object.keys(files).filter((f) => f.startsWith('.claude/') && !f.endsWith('/'));
+      expect(underClaude).toContain('.claude/.deep-research-install.json');
+      for (const f of underClaude) for (const p of machine) expect(files[f]?.includes(p), `${f} names ${p}`).toBe(false);
+    });
+  }
+
+  it('claude: uninstall from the clone after it moved still takes out exactly the entry install added', async () => {
+    const home = tmp('dr-home-');
+    const dir = tmp('dr-proj-');
+    const before = snapshot(dir);
+    const quiet = { home, vars: {}, out: () => {}, err: () => {} };
+    expect(await runInstall(['install', '--project', dir], { ...quiet, packRoot: PACK })).toBe(0);
+    const moved = path.join(tmp('dr-moved-'), 'deep-research');
+    const err: string[] = [];
+    expect(await runInstall(['uninstall', '--project', dir], { ...quiet, packRoot: moved, err: (l) => err.push(l) }), err.join('\n')).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
 });

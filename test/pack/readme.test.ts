@@ -10,11 +10,13 @@ const plugin = JSON.parse(readFileSync(path.join(REPO, '.claude-plugin/plugin.js
 const market = JSON.parse(readFileSync(path.join(REPO, '.claude-plugin/marketplace.json'), 'utf8'));
 
 describe('README', () => {
-  it('opens, after its title, with the two set-up commands', () => {
+  it('opens, after its title and one paragraph saying what it is, with the two set-up commands', () => {
     const [title, ...rest] = readme.split('\n');
     expect(title).toMatch(/^# /);
     const firstBlock = /```\n([\s\S]*?)```/.exec(rest.join('\n'))?.[1] ?? '';
-    expect(rest.join('\n').trimStart().startsWith('```')).toBe(true);
+    const [intro, afterIntro] = rest.join('\n').trimStart().split(/\n\n/, 2);
+    expect(intro).not.toContain('```');
+    expect(afterIntro?.startsWith('```')).toBe(true);
     expect(firstBlock.split('\n').filter(Boolean).map((l) => l.split('#')[0]?.trim())).toEqual(['npm ci && npm run demo', 'npm test']);
   });
 

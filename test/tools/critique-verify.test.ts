@@ -127,6 +127,14 @@ describe('verify_report', () => {
     expect((await h.ok('verify_report', { run_id })).ok).toBe(true);
   });
 
+  it('checks a run folder renamed by hand under its new name, not the name in its run.json', async () => {
+    const first = await setup(GOOD);
+    await supportAll(h, first);
+    const renamed = `renamed-${first}`;
+    fs.renameSync(path.join(h.root, first), path.join(h.root, renamed));
+    expect(await h.ok('verify_report', { run_id: renamed })).toMatchObject({ ok: true, problems: [], citations: 3, pairs: 3 });
+  });
+
   it('reports a missing report, and refuses a path outside the run folder', async () => {
     h = await connect();
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });

@@ -213,8 +213,8 @@ describe('record_critique: the next thread', () => {
     });
     expect(c1.next_target).toBe('four-day week extra staff cost');
     expect(c1.next_definition).toEqual({
-      name: 'Critic 1: four-day week extra staff',
-      sub_questions: [{ id: 'SQ-1', question: 'What do the sources say about four-day week extra staff? (No source says what the extra staff cost)' }],
+      name: 'Critic 1: four-day week extra staff cost',
+      sub_questions: [{ id: 'SQ-1', question: 'What do the sources say about four-day week extra staff cost? (No source says what the extra staff cost)' }],
       subjects: [],
     });
     expect(c1.critic_threads_left).toBe(2);
@@ -223,7 +223,7 @@ describe('record_critique: the next thread', () => {
     await h.ok('start_thread', { run_id, thread: name, definition: { ...definition, subjects: ['Svartedalen'] } });
     const c2 = await h.ok('record_critique', { run_id, gaps: [gap()], signoff: false });
     expect(c2.critic_threads_left).toBe(1);
-    expect(c2.next_definition.name).toBe('Critic 2: four-day week extra staff');
+    expect(c2.next_definition.name).toBe('Critic 2: four-day week extra staff cost');
   });
 
   it('the schema describes unanswerable with the one definition the server holds', async () => {

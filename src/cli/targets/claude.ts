@@ -133,16 +133,45 @@ function serverEntry(ctx: TargetContext): { type: string; command: string; args:
   return { type: 'stdio', command: 'node', args: [path.join(ctx.packRoot, 'dist', 'server.js')] };
 }
 
-function emptyManifest(ctx: TargetContext): Manifest {
-  return { version: 1, target: 'claude', pack_root: ctx.packRoot, created_dirs: [], files: {} };
+function emptyManifest(): Manifest {
+  return { version: 1, target: 'claude', created_dirs: [], files: {} };
 }
 
-function manifestText(m: Manifest): string {
-  return `${JSON.stringify(m, null, 2)}\n`;
+// The manifest lives under .claude/, which holds no path of this machine (it may be committed), yet its record of
+// the MCP entry holds the server's absolute path. So that path is written as a placeholder and read back from
+// the entry itself, which .mcp.json or ~/.claude.json keeps anyway.
+const SERVER_PATH = '<path of dist/server.js>';
+
+function swapInStrings(v: unknown, from: string, to: string): unknown {
+  if (typeof v === 'string') return v.split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1)).split(from).join(to);
+  if (Array.isArray(v)) return v.map((x) => swapInStrings(x, from, to));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swapInStrings(x, from, to)]));
+  return v;
+}
+
+function manifestText(m: Manifest, serverPath: string): string {
+  // pack_root was written by earlier versions and never read; it named the clone's absolute path.
+  const { pack_root: _unused, ...rest } = m as Manifest & { pack_root?: string };
+  const portable = rest.mcp ? { ...rest, mcp: swapInStrings(rest.mcp, serverPath, SERVER_PATH) } : rest;
+  return `${JSON.stringify(portable, null, 2)}\n`;
+}
+
+/** The manifest with its MCP record's placeholder replaced by the server path the registered entry names. */
+function withServerPath(m: Manifest | undefined, mcpText: string | undefined): Manifest | undefined {
+  if (m?.mcp === undefined || mcpText === undefined) return m;
+  let current: unknown;
+  try {
+    current = readValue(mcpText, ['mcpServers', SERVER_NAME], m.mcp.file);
+  } catch {
+    return m;
+  }
+  const named = (current as { args?: unknown } | undefined)?.args;
+  const serverPath = Array.isArray(named) && typeof named[0] === 'string' ? named[0] : undefined;
+  return serverPath === undefined ? m : { ...m, mcp: swapInStrings(m.mcp, SERVER_PATH, serverPath) as Manifest['mcp'] };
 }
 
 async function install(ctx: TargetContext, lay: Layout): Promise<number> {
-  const old = await readManifest(lay.manifestFile);
+  const old = withServerPath(await readManifest(lay.manifestFile), await readText(lay.mcpFile));
   const wanted = await wantedFiles(ctx, lay);
   const problems: string[] = [];
   const rep = reporter(ctx, lay.base);
@@ -189,8 +218,7 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
     return 1;
   }
 
-  const next: Manifest = old ? { ...old, files: { ...old.files }, created_dirs: [...old.created_dirs] } : emptyManifest(ctx);
-  next.pack_root = ctx.packRoot;
+  const next: Manifest = old ? { ...old, files: { ...old.files }, created_dirs: [...old.created_dirs] } : emptyManifest();
   const noteDirs = dirRecorder(lay.base, next);
   try {
     await writeOwnedFiles(rep, { base: lay.base, rootDir: lay.claudeDir, writes, wanted, stale, old, next, noteDirs });
@@ -228,7 +256,7 @@ async function install(ctx: TargetContext, lay: Layout): Promise<number> {
       ctx.out(`${rep.show(mcpRel)} already registers "${SERVER_NAME}" the same way; left as it is (uninstall will not remove it)`);
     }
   } finally {
-    const text = manifestText(next);
+    const text = manifestText(next, entry.args[0]!);
     if ((await readText(lay.manifestFile)) !== text) await writeAtomic(lay.manifestFile, text);
   }
 
@@ -252,7 +280,8 @@ function removeEntry(text: string, mcp: NonNullable<Manifest['mcp']>, file: stri
 
 async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
   const rep = reporter(ctx, lay.base);
-  const m = await readManifest(lay.manifestFile);
+  const recorded = await readManifest(lay.manifestFile);
+  const m = recorded?.mcp ? withServerPath(recorded, await readText(path.resolve(lay.base, recorded.mcp.file))) : recorded;
   if (m === undefined) {
     await removeUnrecorded(rep, await wantedFiles(ctx, lay), 'MCP config left as it is');
     return 0;
@@ -293,7 +322,7 @@ async function uninstall(ctx: TargetContext, lay: Layout): Promise<number> {
   }
 
   if (incomplete) {
-    await writeAtomic(lay.manifestFile, manifestText(left));
+    await writeAtomic(lay.manifestFile, manifestText(left, serverEntry(ctx).args[0]!));
   } else {
     await fs.rm(lay.manifestFile, { force: true });
   }

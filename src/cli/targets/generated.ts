@@ -60,7 +60,6 @@ interface ConfigRecord {
 interface Manifest {
   version: 1;
   target: string;
-  pack_root: string;
   created_dirs: string[];
   files: Record<string, { sha256: string }>;
   config?: ConfigRecord;
@@ -290,8 +289,8 @@ export async function install(ctx: TargetContext, lay: Layout): Promise<number> 
 
   const next: Manifest = old
     ? { ...old, files: { ...old.files }, created_dirs: [...old.created_dirs] }
-    : { version: 1, target: lay.target, pack_root: ctx.packRoot, created_dirs: [], files: {} };
-  next.pack_root = ctx.packRoot;
+    : { version: 1, target: lay.target, created_dirs: [], files: {} };
+  delete (next as { pack_root?: string }).pack_root; // written by earlier versions, never read: the clone's absolute path
   const noteDirs = dirRecorder(lay.base, next);
   try {
     await writeOwnedFiles(rep, { base: lay.base, rootDir: lay.configDir, writes, wanted, stale, old, next, noteDirs });

@@ -31,8 +31,6 @@ export function sha256(content: string): string {
 export interface Manifest {
   version: 1;
   target: string;
-  /** The clone the installed files and server came from. */
-  pack_root: string;
   /** Directories the installer created, relative to the scope's base directory. */
   created_dirs: string[];
   /** Files the installer wrote, relative to the base directory, with the hash of what it wrote. */

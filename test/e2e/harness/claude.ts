@@ -1,4 +1,4 @@
-// Runs the real, pinned Claude Code binary (.ci/tools, installed by .ci/claude-checks.sh) against the fake
+// Runs the real, pinned Claude Code binary (.ci/tools, installed by .ci/install-claude.sh) against the fake
 // Messages API, always under `timeout`, in its own process group so a test can kill the whole tree.
 // Missing binary or bundle: the test fails loudly; it never skips.
 import { execFileSync, spawn } from 'node:child_process';
@@ -16,7 +16,7 @@ export const PINNED = '2.1.328';
 export function requireBinaries(): void {
   if (!fs.existsSync(CLAUDE)) {
     throw new Error(
-      `${CLAUDE} is missing. Install the pinned Claude Code with \`bash .ci/claude-checks.sh\` ` +
+      `${CLAUDE} is missing. Install the pinned Claude Code with \`bash .ci/install-claude.sh\` ` +
         `(or \`npm install --prefix .ci/tools @anthropic-ai/claude-code@${PINNED}\`); the end-to-end tests never skip.`,
     );
   }

@@ -1,0 +1,55 @@
+// The number-in-quote check sees what stands above a quote: a PDF's numbered section titles (plain lines
+// in its stored text, no markdown headings) and the page's title naming the version it documents.
+import { describe, expect, it } from 'vitest';
+import { decideRound, type RoundInput } from '../../src/engine/round.js';
+import { numberedHeadingsAbove } from '../../src/engine/numbered-headings.js';
+import { oneThread, pageContext } from '../helpers/round-context.js';
+
+// As the PDF reader stores a manual: page markers, numbered titles as lines, paragraphs split by blank lines.
+const MANUAL = [
+  '<!-- page 41 -->',
+  '5 Debugging compiled code',
+  '',
+  'Some text about debugging that spans a line or two of the page.',
+  '',
+  '5.5 Creating shared objects',
+  '',
+  'Shared objects for loading into R can be created using R CMD SHLIB. This accepts as arguments a list of files.',
+  '',
+  '5.6 Interfacing C++ code',
+  '',
+  'Suppose we have the following hypothetical C++ library.',
+].join('\n');
+
+const round = (facts: RoundInput['facts']): RoundInput => ({ query: `q ${Math.random()}`, urls_visited: ['https://x.org/r-exts.pdf'], facts, summary: 's' });
+const numberWarnings = (title: string, markdown: string, fact: string, quote: string) =>
+  decideRound(oneThread(), round([{ fact, url: 'https://x.org/r-exts.pdf', quote, confidence: 'PLAUSIBLE' }]), pageContext(title, markdown)).decision.warnings.filter((w) =>
+    w.includes('not in its quote'),
+  );
+
+describe('numbered section titles above a quote', () => {
+  it('finds the nearest title and the shallower ones above it, not the ones below', () => {
+    expect(numberedHeadingsAbove('can be created using R CMD SHLIB', MANUAL)).toEqual(['5.5 Creating shared objects', '5 Debugging compiled code']);
+    expect(numberedHeadingsAbove('the following hypothetical C++ library', MANUAL)).toEqual(['5.6 Interfacing C++ code', '5 Debugging compiled code']);
+    expect(numberedHeadingsAbove('not on the page', MANUAL)).toEqual([]);
+  });
+
+  it('does not take a sentence that starts with a number for a title', () => {
+    expect(numberedHeadingsAbove('the second', '3 of the 5 runs failed.\n\nThen the second one passed.')).toEqual([]);
+  });
+
+  it('record_round takes a section number from the PDF title above the quote, and still warns for one from elsewhere', () => {
+    const quote = 'Shared objects for loading into R can be created using R CMD SHLIB.';
+    expect(numberWarnings('R-exts.pdf', MANUAL, 'Section 5.5 of the manual says shared objects are built with R CMD SHLIB.', quote)).toEqual([]);
+    expect(numberWarnings('R-exts.pdf', MANUAL, 'Section 5.6 of the manual says shared objects are built with R CMD SHLIB.', quote)).toEqual([
+      expect.stringMatching(/^fact 1: 5\.6 is not in its quote, the headings above it or the page title/),
+    ]);
+  });
+
+  it('record_round takes a version from the page title', () => {
+    const page = 'Overview\n\nThe checkpoint runs in PASSIVE mode unless asked otherwise.';
+    const fact = 'In SQLite 3.45 a checkpoint runs in PASSIVE mode by default.';
+    expect(numberWarnings('Write-Ahead Logging — SQLite 3.45 documentation', page, fact, 'The checkpoint runs in PASSIVE mode unless asked otherwise.')).toEqual([]);
+    expect(numberWarnings('Write-Ahead Logging', page, fact, 'The checkpoint runs in PASSIVE mode unless asked otherwise.')).toHaveLength(1);
+  });
+});
