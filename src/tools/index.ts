@@ -19,6 +19,7 @@ import { recordCritique } from './record-critique.js';
 import { auditReport } from './audit-report.js';
 import { recordAudit } from './record-audit.js';
 import { verifyReport } from './verify-report.js';
+import { searchSources } from './search-sources.js';
 
 // The bundle carries tools/list precomputed by the build (scripts/build.mjs), so a cold start does not
 // convert eleven zod schemas; run from sources, the list is computed. A test compares the two.
@@ -38,6 +39,7 @@ export const TOOLS = [
   auditReport,
   recordAudit,
   verifyReport,
+  searchSources,
 ] as unknown as ToolDefinition<ZodRawShape>[];
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
