@@ -14,8 +14,8 @@ const DEFAULT_CHARS = 8_000;
 
 const inputSchema = {
   run_id: runId,
-  url: z.string().min(1).max(2048).optional().describe('A web page; or give path.'),
-  path: z.string().min(1).max(1024).optional().describe('A file in a folder the user allowed: local:<folder>/<file>.'),
+  url: z.string().min(1).max(2048).optional(),
+  path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
@@ -46,7 +46,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as fenced untrusted text. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, outline and passages for `focus` (or from start_index) as fenced untrusted text. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),

@@ -6,13 +6,13 @@ import type { ToolDefinition } from './tool.js';
 
 const inputSchema = {
   query: z.string().min(1).max(500),
-  run_id: runId.optional().describe("Also search this run's stored sources."),
+  run_id: runId.optional(),
   limit: z.number().int().min(1).max(20).optional().describe('Default 8.'),
 };
 
 const outputSchema = {
   results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })),
-  documents: z.array(z.object({ root: z.string(), count: z.number() })).describe('Documents searched, per folder and run.'),
+  documents: z.array(z.object({ root: z.string(), count: z.number() })),
   notes: z.array(z.string()).optional(),
 };
 
@@ -21,7 +21,7 @@ export const searchSources: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Search local folders and stored sources',
     description:
-      "Full-text search (BM25) of the folders the user allowed and, with run_id, the run's stored sources. Returns results [{title, url, snippet}], text fenced as untrusted; read one with fetch_source {path: url} (a local: url) or {url}.",
+      "Full-text search of the user's allowed folders and, with run_id, the run's stored sources. Returns results [{title, url, snippet}], fenced; read a local: url with fetch_source {path}.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
