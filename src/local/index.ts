@@ -3,19 +3,17 @@
 // built on first use and brought up to date on every search: a file whose mtime or size changed is read
 // again, a new one added, a removed one dropped.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
-import { formatOf, readLocalSource } from './read.js';
+import { readLocalSource } from './read.js';
+import { walkRoot } from './walk.js';
 import type { LocalRoot } from './roots.js';
 
 export const CACHE_ENV = 'DEEP_RESEARCH_CACHE';
-/** A root with more files than this is indexed up to it, in path order, and the search says so. */
-export const MAX_FILES = 20_000;
-const MAX_DEPTH = 32;
 const VERSION = 1;
 
 /** `$DEEP_RESEARCH_CACHE`, else `$XDG_CACHE_HOME/deep-research`, else `~/.cache/deep-research`. */
@@ -47,44 +45,6 @@ export const SEARCH_OPTIONS = { boost: { title: 2 }, prefix: (term: string) => t
 
 export function newMiniSearch(): MiniSearch {
   return new MiniSearch({ fields: SEARCH_FIELDS, storeFields: ['title'], searchOptions: SEARCH_OPTIONS });
-}
-
-/** The supported files of a root, `/`-separated relative paths in sorted order, with their mtime and size. */
-export function walkRoot(root: LocalRoot, max = MAX_FILES): { files: Map<string, { mtimeMs: number; size: number }>; truncated: boolean } {
-  const files = new Map<string, { mtimeMs: number; size: number }>();
-  let truncated = false;
-  const visit = (dir: string, rel: string, depth: number): void => {
-    if (truncated || depth > MAX_DEPTH) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name.startsWith('.')) continue;
-      const abs = path.join(dir, name);
-      const r = rel === '' ? name : `${rel}/${name}`;
-      let st;
-      try {
-        st = lstatSync(abs);
-      } catch {
-        continue;
-      }
-      // Symlinked folders are not walked (loops, and folders outside the root); a symlinked file is
-      // listed and refused at read time if it points out.
-      if (st.isDirectory()) visit(abs, r, depth + 1);
-      else if ((st.isFile() || st.isSymbolicLink()) && formatOf(r) !== undefined) {
-        if (files.size >= max) {
-          truncated = true;
-          return;
-        }
-        files.set(r, { mtimeMs: st.mtimeMs, size: st.size });
-      }
-    }
-  };
-  visit(root.dir, '', 0);
-  return { files, truncated };
 }
 
 export class RootIndex {

@@ -71,6 +71,21 @@ afterAll(async () => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
+describe('the plan', () => {
+  it('the dry run says how many documents each allowed folder holds', async () => {
+    const dry = await ok('start_run', { question: 'What do the harbour files say about the pier?', brief: brief(), dry_run: true });
+    // tides.pdf, pier.html, notes.md, log.txt, minutes.docx and the symlink (refused when read); not the FIFO.
+    expect(dry.local_roots).toEqual([{ origin: 'local:harbour', documents: 6 }]);
+  });
+
+  it('a thread whose primary origin is a folder is told to search it first', async () => {
+    const t = await ok('start_thread', { run_id: runId, thread: 'Trials and output' });
+    expect(t.next.query_hints[0]).toBe("this thread's sources are local (local:harbour): search_sources first, then the web for other kinds of source");
+    const other = await ok('start_thread', { run_id: runId, thread: 'Counter-evidence' });
+    expect(JSON.stringify(other.next.query_hints)).not.toContain('search_sources');
+  });
+});
+
 describe('fetch_source with path', () => {
   const cases = [
     { path: 'local:harbour/tides.pdf', type: 'pdf', quote: 'measured the tidal range at the northern pier' },

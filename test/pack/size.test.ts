@@ -8,9 +8,10 @@ const commands = files.filter((f) => f.kind === 'command');
 
 describe('size and shape of the prose', () => {
   // 4,000 until issue 20 added 159 words: primary origins in the plan, how to verify a fact, the basis.
-  it('the commands together stay under 4,159 words', () => {
+  // Issue 25 added 111: search_sources in both commands' tools, local folders in the plan and the search.
+  it('the commands together stay under 4,269 words', () => {
     const total = commands.reduce((n, c) => n + words(c.raw), 0);
-    expect(total).toBeLessThan(4159);
+    expect(total).toBeLessThan(4269);
   });
 
   for (const c of commands) {

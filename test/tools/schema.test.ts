@@ -61,8 +61,8 @@ describe('tool contract', () => {
   // record_audit's unaudited_pairs and cite, start_run's critic_threads. Origins (issue 20) added 114:
   // primary_origins in two places, also, and the facts, origins, unverified_answers, origin and basis outputs.
   // fetch_source's `full` input and `kept`/`left_out` outputs (issue 16) added 44. Local sources (issue 25)
-  // added 170: search_sources (147) and fetch_source's `path`.
-  it('keeps all tool definitions together within 4,212 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4212);
+  // added 178: search_sources (147), fetch_source's `path` and start_run's `local_roots`.
+  it('keeps all tool definitions together within 4,220 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4220);
   });
 });
