@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
-import { readLocalSource } from './read.js';
+import { indexText } from './index-text.js';
 import { walkRoot } from './walk.js';
 import type { LocalRoot } from './roots.js';
 
@@ -27,7 +27,7 @@ export interface IndexedFile {
   mtimeMs: number;
   size: number;
   title: string;
-  /** The stored text as fetch_source would store it; absent when the file could not be read. */
+  /** The file's words as the index holds them; absent when the file could not be read. */
   text?: string;
   /** Why the file is not searchable (too little text, damaged, …); tried again when it changes. */
   skipped?: string;
@@ -91,7 +91,7 @@ export class RootIndex {
       if (had && had.mtimeMs === st.mtimeMs && had.size === st.size) continue;
       const id = localKey(this.root.name, rel);
       if (had?.text !== undefined) this.search.discard(id);
-      const entry = await indexText({ root: this.root, rel, key: id });
+      const entry = await indexedFile({ root: this.root, rel, key: id });
       this.files[rel] = { ...entry, mtimeMs: st.mtimeMs, size: st.size };
       if (entry.text !== undefined) this.search.add({ id, title: entry.title, text: entry.text });
       read++;
@@ -130,6 +130,16 @@ export class RootIndex {
     return { documents, skipped: all.length - documents };
   }
 
+  /** Every text held, in path order (the bench measures the index against them). */
+  allTexts(): string[] {
+    return Object.keys(this.files).sort().flatMap((k) => (this.files[k]!.text !== undefined ? [this.files[k]!.text!] : []));
+  }
+
+  /** Titles of the searchable documents, in path order. */
+  titles(): string[] {
+    return Object.keys(this.files).sort().flatMap((k) => (this.files[k]!.text !== undefined ? [this.files[k]!.title] : []));
+  }
+
   /** Bytes on disk, and characters of text held. */
   sizes(): { bytes: number; textChars: number } {
     let bytes = 0;
@@ -142,14 +152,11 @@ export class RootIndex {
   }
 }
 
-/** What the index holds of one file: the same text fetch_source would store. */
-async function indexText(ref: LocalRef): Promise<Omit<IndexedFile, 'mtimeMs' | 'size'>> {
+/** What the index holds of one file (see index-text.ts). */
+async function indexedFile(ref: LocalRef): Promise<Omit<IndexedFile, 'mtimeMs' | 'size'>> {
   const file = readLocalFile(ref);
   if (!file.ok) return { title: path.posix.basename(ref.rel), skipped: file.reason };
-  const page = await readLocalSource(ref, file.bytes, { full: true });
-  if (!page.ok) return { title: path.posix.basename(ref.rel), skipped: page.message };
-  const text = page.kind === 'pdf' ? page.markdown.replace(/^<!-- page \d+ -->\n?/gm, '') : page.markdown;
-  return { title: page.title, text };
+  return indexText(ref, file.bytes);
 }
 
 // One index per root and cache folder for the life of the server: loading it costs more than a query.
