@@ -106,11 +106,12 @@ export async function localIndex(): Promise<Section> {
     const pdfs = files.filter((f) => /\.pdf$/i.test(f)).length;
     const r = { name: 'docs', dir: fs.realpathSync(root) };
 
+    // The reference first: the index, built second, pays for any garbage the first pass left.
+    const ref = reference(copies);
     const t0 = performance.now();
     const idx = new RootIndex(r, cache);
     await idx.refresh();
     const oursMs = performance.now() - t0;
-    const ref = reference(copies);
 
     const counts = idx.counts();
     const sizes = idx.sizes();

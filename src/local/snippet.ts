@@ -1,6 +1,7 @@
 // The passage of a document that a search result shows: the window where most of the query's words meet.
 
 const WINDOW = 320;
+const MAX_HITS = 400;
 
 function words(q: string): string[] {
   return [...new Set(q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1))];
@@ -9,12 +10,12 @@ function words(q: string): string[] {
 /** About WINDOW characters of `text` around the densest cluster of the query's words, whitespace collapsed. */
 export function snippetOf(text: string, query: string): string {
   const terms = words(query);
-  const lower = text.toLowerCase();
   const hits: { at: number; term: number }[] = [];
-  terms.forEach((t, term) => {
-    for (let at = lower.indexOf(t), n = 0; at !== -1 && n < 200; at = lower.indexOf(t, at + t.length), n++) hits.push({ at, term });
-  });
-  hits.sort((a, b) => a.at - b.at);
+  if (terms.length > 0) {
+    // One case-insensitive pass over the text, stopping at MAX_HITS: no lower-cased copy of a long document.
+    const any = new RegExp(terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
+    for (let m = any.exec(text); m !== null && hits.length < MAX_HITS; m = any.exec(text)) hits.push({ at: m.index, term: terms.indexOf(m[0].toLowerCase()) });
+  }
   let best = 0;
   let bestScore = -1;
   // Two pointers over the sorted hits: the start whose window holds the most distinct words.
