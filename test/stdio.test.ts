@@ -34,7 +34,7 @@ describe('dist/server.js over stdio', () => {
     // The bundle embeds its tool list at build time; it must be the one the sources compute.
     expect(tools).toEqual(JSON.parse(fs.readFileSync('test/tools/__snapshots__/tools.json', 'utf8')));
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['audit_report', 'check_drift', 'complete_thread', 'fetch_source', 'record_audit', 'record_critique', 'record_round', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
+      ['audit_report', 'check_drift', 'complete_thread', 'fetch_source', 'record_audit', 'record_critique', 'record_round', 'search_sources', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
     );
     const run = await call('start_run', {
       question: QUESTION,
@@ -127,7 +127,7 @@ describe('dist/server.js over stdio', () => {
     expect(refused.result.isError).toBe(true);
     expect(refused.result.content[0].text).toMatch(/state\/run\.json": it is a named pipe \(FIFO\)/);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
-    expect((await reply(3)).result.tools.length).toBe(11);
+    expect((await reply(3)).result.tools.length).toBe(12);
     // Malformed params: invalid params and one sentence, through the bundle too.
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'thread_status', arguments: 'x' } });
     const bad = await reply(4);
