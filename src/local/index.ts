@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import { decodeSegment } from '../engine/local-key.js';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
 import { indexText } from './index-text.js';
 import { walkRoot } from './walk.js';
@@ -120,7 +121,7 @@ export class RootIndex {
   }
 
   text(id: string): string | undefined {
-    return this.files[id.slice(localKey(this.root.name, '').length)]?.text;
+    return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')]?.text;
   }
 
   /** Searchable documents, and files that could not be read. */

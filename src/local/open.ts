@@ -4,6 +4,7 @@
 // names, inside the root.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { decodeSegment, localKeyOf } from '../engine/local-key.js';
 import { LOCAL_ROOTS_ENV, type LocalRoot } from './roots.js';
 
 /** Larger local files are refused: a PDF reader or extractor should not hold more than this at once. */
@@ -20,7 +21,7 @@ export interface LocalRef {
 export type Resolved = { ok: true; ref: LocalRef } | { ok: false; reason: string };
 
 export function localKey(root: string, rel: string): string {
-  return `local:${root}/${rel}`;
+  return localKeyOf(root, rel);
 }
 
 /**
@@ -33,7 +34,9 @@ export function resolveLocal(roots: readonly LocalRoot[], given: string): Resolv
     return { ok: false, reason: `no local folder is allowed: the user names folders in ${LOCAL_ROOTS_ENV} or with "deep-research install --local-root DIR"; a model cannot add one. Use url for web pages` };
   }
   const names = roots.map((r) => r.name).join(', ');
-  const p = given.trim().replace(/\\/g, '/');
+  // A `local:` address has its segments percent-encoded (as keys and search results spell it).
+  const raw = given.trim().replace(/\\/g, '/');
+  const p = raw.startsWith('local:') ? raw.split('/').map(decodeSegment).join('/') : raw;
   if (p.split('/').includes('..')) return { ok: false, reason: `path ${shown(given)} contains "..": name a file inside an allowed folder (${names}) without ".."` };
   if (p.includes('\0')) return { ok: false, reason: 'path contains a NUL character' };
   let root: LocalRoot | undefined;

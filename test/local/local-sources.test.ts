@@ -12,6 +12,7 @@ import { makePdf, prose } from '../helpers/pdf.js';
 import { makeDocx } from '../helpers/docx.js';
 import { expectWholeReply, fencedAround } from '../helpers/fenced.js';
 import { closeIndexes } from '../../src/local/index.js';
+import { lintArtifact } from '../../src/reports/lint.js';
 
 const PARA = 'The harbour authority measured the tidal range at the northern pier for eleven years before the new breakwater was built.';
 
@@ -57,6 +58,7 @@ beforeAll(async () => {
     path.join(docs, 'minutes.docx'),
     makeDocx('Board minutes', ['The board approved a budget of 4.2 million euros for the breakwater repairs in March.', prose(6).join(' ')]),
   );
+  fs.writeFileSync(path.join(docs, 'sub', 'Tide Table (2020).txt'), `Spring tides reached 6.1 metres at the northern pier in March 2020.\n\n${prose(9).join(' ')}\n`);
   fs.writeFileSync(path.join(outside, 'secret.txt'), `Secret salaries.\n\n${prose(7).join(' ')}\n`);
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(docs, 'link-out.txt'));
   execFileSync('mkfifo', [path.join(docs, 'pipe.txt')]);
@@ -74,8 +76,8 @@ afterAll(async () => {
 describe('the plan', () => {
   it('the dry run says how many documents each allowed folder holds', async () => {
     const dry = await ok('start_run', { question: 'What do the harbour files say about the pier?', brief: brief(), dry_run: true });
-    // tides.pdf, pier.html, notes.md, log.txt, minutes.docx and the symlink (refused when read); not the FIFO.
-    expect(dry.local_roots).toEqual([{ origin: 'local:harbour', documents: 6 }]);
+    // Six readable files and the symlink (refused when read); not the FIFO.
+    expect(dry.local_roots).toEqual([{ origin: 'local:harbour', documents: 7 }]);
   });
 
   it('a thread whose primary origin is a folder is told to search it first', async () => {
@@ -112,6 +114,29 @@ describe('fetch_source with path', () => {
     });
   }
 
+  it('a file name with spaces and brackets gets a key that is one token, and every spelling finds it', async () => {
+    const a = await ok('fetch_source', { run_id: runId, path: 'local:harbour/sub/Tide Table (2020).txt' });
+    expect(a.url).toBe('local:harbour/sub/Tide%20Table%20%282020%29.txt');
+    expect(a.canonical_key).toBe(a.url);
+    const b = await ok('fetch_source', { run_id: runId, path: a.url });
+    expect(b.source_id).toBe(a.source_id);
+    const found = await ok('search_sources', { query: 'spring tides metres' });
+    expect(found.results[0].url).toBe(a.url);
+    const round = await ok('record_round', {
+      run_id: runId,
+      thread: 'Counter-evidence',
+      query: 'spring tides',
+      urls_visited: [a.url],
+      facts: [{ fact: 'Spring tides reached 6.1 metres in March 2020.', url: 'local:harbour/sub/Tide Table (2020).txt', quote: 'Spring tides reached 6.1 metres at the northern pier in March 2020.', confidence: 'PLAUSIBLE' }],
+      summary: 'Tide table read.',
+    });
+    expect(round.new_facts).toBe(1);
+    // The micro-report links the fact to its stored file and address, and passes the lint.
+    const micro = fs.readFileSync(path.join(h.root, round.micro_report), 'utf8');
+    expect(micro).toContain(`<${a.url}>`);
+    expect(lintArtifact(round.micro_report, micro)).toEqual([]);
+  });
+
   it('a second read of the same file, by either spelling, is the stored copy', async () => {
     const a = await ok('fetch_source', { run_id: runId, path: 'local:harbour/log.txt' });
     const b = await ok('fetch_source', { run_id: runId, path: path.join(docs, 'log.txt') });
@@ -138,10 +163,15 @@ describe('fetch_source with path', () => {
     expect(round.facts[0].primary).toBe(true);
     expect(JSON.stringify(round.warnings)).not.toMatch(/not found|ground/i);
     const id = docx.source_id as string;
-    const report = `# Harbour\n\nThe board approved "a budget of 4.2 million euros for the breakwater repairs" [${id}].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [${id}] Board minutes — local:harbour/minutes.docx\n`;
+    const tide = (await ok('fetch_source', { run_id: runId, path: 'local:harbour/sub/Tide Table (2020).txt' })).source_id as string;
+    const report = `# Harbour\n\nThe board approved "a budget of 4.2 million euros for the breakwater repairs" [${id}]. Spring tides reached 6.1 metres [${tide}].\n\n## Methods\n\nOne thread.\n\n## Sources\n\n- [${id}] Board minutes — local:harbour/minutes.docx\n- [${tide}] Tide table — local:harbour/sub/Tide%20Table%20%282020%29.txt\n`;
     fs.writeFileSync(path.join(h.root, runId, 'report.md'), report);
     const v = await ok('verify_report', { run_id: runId });
     expect(v.problems.filter((p: { message: string }) => /quot|citation|url/i.test(p.message))).toEqual([]);
+    // A listed address that is not the source's own is caught, as a web URL is.
+    fs.writeFileSync(path.join(h.root, runId, 'report.md'), report.replace('local:harbour/minutes.docx', 'local:harbour/log.txt'));
+    const wrong = await ok('verify_report', { run_id: runId });
+    expect(wrong.problems.some((p: { message: string }) => p.message.includes(`the URL listed for [${id}] is not its stored URL`))).toBe(true);
     fs.writeFileSync(path.join(h.root, runId, 'report.md'), report.replace('4.2 million', '9.9 million'));
     const bad = await ok('verify_report', { run_id: runId });
     expect(bad.problems.some((p: { message: string }) => /quot/i.test(p.message))).toBe(true);
@@ -203,8 +233,8 @@ describe('search_sources', () => {
     expect(fencedAround(s.results[0]!.title, 'log.txt')).toBe(true);
     const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     expect(fencedAround(text, 'electronic horn')).toBe(true);
-    // Five readable files; the symlink out and the FIFO are not documents.
-    expect(s.documents).toEqual([{ root: 'local:harbour', count: 5 }]);
+    // Six readable files; the symlink out and the FIFO are not documents.
+    expect(s.documents).toEqual([{ root: 'local:harbour', count: 6 }]);
   });
 
   it('a file changed after the index was built is found by its new text', async () => {
