@@ -15,6 +15,7 @@ import { footprint } from './footprint.js';
 import { pairContext } from './pair-context.js';
 import { pdf } from './pdf.js';
 import { pdfBombs } from './pdf-bombs.js';
+import { localIndex } from './local-index.js';
 import { perRound } from './per-round.js';
 import { staleLock } from './stale-lock.js';
 import { machine, machineLine, metCell, renderTable, type Row, type Section } from './report.js';
@@ -33,9 +34,10 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   pdf,
   'pdf-bombs': pdfBombs,
   drift,
+  'local-index': localIndex,
 };
 
-const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'drift', 'extraction', 'completeness', 'pdf', 'pdf-bombs', 'stale-lock', 'footprint'];
+const DISPLAY = ['cold-start', 'per-round', 'audit', 'pair-context', 'drift', 'extraction', 'completeness', 'pdf', 'pdf-bombs', 'local-index', 'stale-lock', 'footprint'];
 
 async function main(): Promise<void> {
   const asked = process.argv.slice(2);

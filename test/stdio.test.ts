@@ -34,7 +34,7 @@ describe('dist/server.js over stdio', () => {
     // The bundle embeds its tool list at build time; it must be the one the sources compute.
     expect(tools).toEqual(JSON.parse(fs.readFileSync('test/tools/__snapshots__/tools.json', 'utf8')));
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['audit_report', 'check_drift', 'complete_thread', 'coverage_report', 'fetch_source', 'record_audit', 'record_critique', 'record_round', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
+      ['audit_report', 'check_drift', 'complete_thread', 'coverage_report', 'fetch_source', 'record_audit', 'record_critique', 'record_round', 'search_sources', 'start_run', 'start_thread', 'thread_status', 'verify_report'],
     );
     const run = await call('start_run', {
       question: QUESTION,

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOCAL_ROOTS_ENV, ROOTS_SEPARATOR, parseRoots } from '../local/roots.js';
 import { targets } from './targets/index.js';
 import type { Scope } from './targets/types.js';
 
@@ -22,7 +23,7 @@ export interface InstallEnv {
 }
 
 const USAGE = `usage:
-  deep-research install   --project <dir> | --user   [--target claude|gemini|codex|opencode]
+  deep-research install   --project <dir> | --user   [--target claude|gemini|codex|opencode] [--local-root [name=]DIR]...
   deep-research uninstall --project <dir> | --user   [--target claude|gemini|codex|opencode]
 
 install puts the deep-research commands where the agent CLI reads them and registers this clone's MCP
@@ -31,6 +32,9 @@ server in its config (default target: claude):
   gemini    <dir>/.gemini (commands, agents, skills, settings.json), or ~/.gemini
   codex     <dir>/.codex (skills, config.toml; read once the project is trusted), or $CODEX_HOME (~/.codex)
   opencode  <dir>/.opencode and <dir>/opencode.json, or ~/.config/opencode
+--local-root allows the server to read DIR's PDF, HTML, Markdown, text and DOCX files as sources, named
+local:<name>/… (name defaults to DIR's base name); give it once per folder. It is written into the server
+entry as DEEP_RESEARCH_LOCAL_ROOTS; install again without it to take it out.
 uninstall removes exactly what install added.`;
 
 /**
@@ -51,6 +55,8 @@ interface Parsed {
   action: 'install' | 'uninstall';
   scope: { kind: 'project'; dir: string } | { kind: 'user' };
   target: string;
+  /** `name=DIR` or `DIR` as given, each DIR made absolute. */
+  localRoots: string[];
 }
 
 function parseArgs(argv: string[], cwd: string): Parsed | string {
@@ -59,6 +65,7 @@ function parseArgs(argv: string[], cwd: string): Parsed | string {
   let project: string | undefined;
   let user = false;
   let target = 'claude';
+  const localRoots: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -73,13 +80,19 @@ function parseArgs(argv: string[], cwd: string): Parsed | string {
       const v = value();
       if (v === undefined || v === '') return '--target needs a name';
       target = v;
+    } else if (flag === '--local-root') {
+      const v = value();
+      if (v === undefined || v === '') return '--local-root needs a directory';
+      if (verb === 'uninstall') return '--local-root is for install; uninstall removes the entry with whatever it was given';
+      const eq = /^([^=\\/]{1,64})=(.+)$/.exec(v);
+      localRoots.push(eq ? `${eq[1]}=${path.resolve(cwd, eq[2]!)}` : path.resolve(cwd, v));
     } else {
       return `unknown option "${arg}"`;
     }
   }
   if ((project === undefined) === !user) return 'give exactly one of --project <dir> or --user';
   const scope: Scope = project !== undefined ? { kind: 'project', dir: path.resolve(cwd, project) } : { kind: 'user' };
-  return { action: verb, scope, target };
+  return { action: verb, scope, target, localRoots };
 }
 
 export async function runInstall(argv: string[], env: InstallEnv = {}): Promise<number> {
@@ -106,12 +119,23 @@ export async function runInstall(argv: string[], env: InstallEnv = {}): Promise<
       return 2;
     }
   }
+  let serverEnv: Record<string, string> | undefined;
+  if (parsed.localRoots.length > 0) {
+    // Checked as the server will read it, so a mistake shows now rather than as a refusal mid-run.
+    const value = parsed.localRoots.join(ROOTS_SEPARATOR);
+    const roots = parseRoots(value);
+    if (!roots.ok) {
+      err(`deep-research: --local-root: ${roots.reason.replace(`${LOCAL_ROOTS_ENV}: `, '').replace(/; the user /, '; ')}`);
+      return 2;
+    }
+    serverEnv = { [LOCAL_ROOTS_ENV]: value };
+  }
   const home = env.home ?? os.homedir();
   const claudeConfigDir = env.claudeConfigDir ?? (env.home === undefined ? process.env.CLAUDE_CONFIG_DIR || undefined : undefined);
   const vars = env.vars ?? (env.home === undefined ? { CODEX_HOME: process.env.CODEX_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME } : {});
   try {
     const packRoot = env.packRoot ?? findPackRoot();
-    return await target.run({ action: parsed.action, scope: parsed.scope, home, claudeConfigDir, vars, packRoot, out, err });
+    return await target.run({ action: parsed.action, scope: parsed.scope, home, claudeConfigDir, vars, packRoot, out, err, ...(serverEnv ? { serverEnv } : {}) });
   } catch (e) {
     err(`deep-research: ${e instanceof Error ? e.message : String(e)}`);
     return 1;

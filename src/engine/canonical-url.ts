@@ -1,6 +1,7 @@
 // URL identity (SPEC 4.1): one key per document, however the URL was dressed up.
 import normalizeUrl from 'normalize-url';
 import { InputError } from '../errors.js';
+import { isLocalKey, localCanonicalKey } from './local-key.js';
 
 /** Query parameters that only track the visitor; matched case-insensitively, never part of identity. */
 export const TRACKING_PARAMS: readonly string[] = [
@@ -152,6 +153,7 @@ function parseHttpUrl(raw: string): URL {
  * Throws InputError for anything that is not an absolute http(s) URL.
  */
 export function canonicalKey(raw: string): string {
+  if (isLocalKey(raw)) return localCanonicalKey(raw);
   const url = parseHttpUrl(raw);
 
   const arxiv = findArxiv(url);

@@ -53,6 +53,8 @@ export function nextDirectives(state: ThreadState): Directives {
   const escape = state.pending.escape_strategy;
   if (escape) hints.unshift(`escape: ${ESCAPE_HINTS[escape]}`);
   for (const u of [...(state.pending.verify ?? [])].reverse()) hints.unshift(heldHint(u, state.definition.primary_origins ?? []));
+  const local = (state.definition.primary_origins ?? []).filter((o) => o.startsWith('local:'));
+  if (local.length > 0) hints.unshift(`this thread's sources are local (${local.join(', ')}): search_sources first, then the web for other kinds of source`);
   if (forced) hints.unshift(`this round targets the subject "${forced}": list it in targeted_subjects`);
   const d: Directives = { round, phase: state.phase, query_hints: hints, fetch_prompt: PHASE_FETCH_PROMPTS[state.phase] };
   if (forced) d.forced_subject = forced;

@@ -1,9 +1,11 @@
 // Origins (SPEC 4.1): the site a text speaks for, i.e. the registrable domain of the URL it came from.
 // The public suffix list (private section included, so `foo.github.io` is its own site) comes from tldts.
 import { getDomain } from 'tldts';
+import { isLocalKey, localOrigin } from './local-key.js';
 
 /** The registrable domain of a URL's host; an IP address or a single-label host is its own origin. */
 export function originOf(url: string): string {
+  if (isLocalKey(url)) return localOrigin(url);
   let host: string;
   try {
     host = new URL(url).hostname.toLowerCase();
@@ -24,6 +26,8 @@ export function originOfHost(hostname: string): string {
 export function declaredOrigin(s: string): string {
   const t = s.trim();
   if (t === '') throw new Error('an empty primary origin names no site');
+  // A local folder: `local:<root name>`, the origin of every file in it.
+  if (/^local:[a-z0-9][a-z0-9._-]{0,63}$/.test(t)) return t;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) return originOf(t);
   const host = t.split(/[/?#]/)[0]!.replace(/^www\./i, '');
   if (!/^[\p{L}\p{N}.:[\]-]+$/u.test(host)) throw new Error(`"${t.slice(0, 80)}" is neither a domain nor a URL`);

@@ -51,7 +51,7 @@ function lintDoc(file: string, text: string, fields: readonly string[], sections
       const cells = l.split(/(?<!\\)\|/).map((c) => c.trim());
       // Columns: #, Fact, Quote, Source ([S<n>](sources/S<n>.md) <url>, or an older run's [S<n>](url)), Confidence, Notes.
       const src = cells[4] ?? '';
-      if (!/^\[(S\d+)\]\(sources\/\1\.md\) <https?:\/\/[^>\s]+>$/.test(src) && !/^\[[^\]]+\]\(https?:\/\/[^)\s]+\)$/.test(src)) {
+      if (!/^\[(S\d+)\]\(sources\/\1\.md\) <(?:https?:\/\/|local:)[^>\s]+>$/.test(src) && !/^\[[^\]]+\]\(https?:\/\/[^)\s]+\)$/.test(src)) {
         problems.push({ file, line: i + 1, message: 'fact row has no source linked to its stored file and URL' });
       }
     }

@@ -74,7 +74,8 @@ export interface Problem {
 }
 
 const CITATION = /\[(S\d+(?:\s*,\s*S\d+)*)\]/g;
-const URL_RE = /https?:\/\/[^\s<>()\]\[`"']+/g;
+// Web URLs and local sources' addresses (local:<folder>/<path>, percent-encoded, so one token).
+const URL_RE = /(?:https?:\/\/|local:[a-z0-9][a-z0-9._-]{0,63}\/)[^\s<>()\]\[`"']+/g;
 const LISTING = /^\s*[-*]\s*\[(S\d+)\]\s*(.*)$/;
 
 export function verifyReportText(text: string, sources: ReadonlyMap<string, VerifySource>, opts: { degraded: boolean }): Problem[] {

@@ -20,7 +20,8 @@ const RELEVANCE_FLOOR = 0.5;
 
 const inputSchema = {
   run_id: runId,
-  url: z.string().min(1).max(2048),
+  url: z.string().min(1).max(2048).optional(),
+  path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
   focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
@@ -54,33 +55,37 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
   },
   async handler(args, ctx: ToolContext, extra) {
     const run = ctx.store.loadRun(args.run_id);
+    if ((args.url === undefined) === (args.path === undefined)) throw new InputError('give exactly one of url (a web page) or path (a file in a folder the user allowed)');
     // Everything fetch-related loads on the first call, not at server start.
     const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, sectionsShown, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),
       import('../fetch/passages.js'),
       import('../fetch/untrusted.js'),
     ]);
+    const local = args.path !== undefined ? (await import('../local/source.js')).localTarget(args.path, ctx.env) : undefined;
+    if (local && !local.ok) return fail(local.reason);
+    const url = local ? local.key : (args.url as string);
     // The address policy comes before the store: a refused spelling of a stored URL's host (`127.1`,
     // `user@host`) is refused whatever the store holds.
     if (args.thread !== undefined && !run.threads.some((t) => t.name === args.thread)) {
       return fail(`thread "${args.thread.slice(0, 80)}" is not a thread of this run; pass the name start_thread was given, or leave thread out`);
     }
     const allowHosts = parseAllowHosts(ctx.env.DEEP_RESEARCH_ALLOW_HOSTS);
-    const check = checkUrl(args.url, allowHosts);
+    const check = local ? { ok: true as const } : checkUrl(url, allowHosts);
     if (!check.ok) return fail(withSkipHint(check.reason));
     const { parseResolve } = await import('../fetch/resolve.js');
     const resolve = parseResolve(ctx.env.DEEP_RESEARCH_RESOLVE, allowHosts);
     if (!resolve.ok) return fail(resolve.reason);
     let key: string;
     try {
-      key = canonicalKey(args.url);
+      key = canonicalKey(url);
     } catch (err) {
       throw new InputError(`url: ${(err as Error).message}`);
     }
@@ -92,7 +97,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
 
     await extra.progress('fetching', 0, 2);
     const [{ readPage }, { fullTextUrl }] = await Promise.all([import('../fetch/pipeline.js'), import('../fetch/pdf/detect.js')]);
-    const page = await readPage(fullTextUrl(args.url, key), {
+    const page = local ? await local.read({ full: args.full === true }) : await readPage(fullTextUrl(url, key), {
       ...ctx.fetch,
       ...(resolve.lookup ? { lookup: resolve.lookup } : {}),
       allowHosts,
@@ -127,7 +132,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         return { source, duplicate: true, degraded: tally.degraded };
       }
       const { source } = ctx.store.addSourceLocked(run.run_id, {
-        url: args.url,
+        url,
         canonical_key: key,
         title: page.title,
         markdown: page.markdown,

@@ -20,6 +20,7 @@ import { auditReport } from './audit-report.js';
 import { recordAudit } from './record-audit.js';
 import { verifyReport } from './verify-report.js';
 import { coverageReport } from './coverage-report.js';
+import { searchSources } from './search-sources.js';
 
 // The bundle carries tools/list precomputed by the build (scripts/build.mjs), so a cold start does not
 // convert every tool's zod schema; run from sources, the list is computed. A test compares the two.
@@ -40,6 +41,7 @@ export const TOOLS = [
   recordAudit,
   verifyReport,
   coverageReport,
+  searchSources,
 ] as unknown as ToolDefinition<ZodRawShape>[];
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {

@@ -12,6 +12,8 @@ import { planWarnings } from '../engine/plan-checks.js';
 import { criticThreadBudget, criticThreadsLeft } from '../engine/critic-budget.js';
 import { primaryOrigins } from './primary-origins.js';
 import type { ToolDefinition } from './tool.js';
+import { LOCAL_ROOTS_ENV, parseRoots } from '../local/roots.js';
+import { walkRoot } from '../local/walk.js';
 
 const inputSchema = {
   question: z.string().min(3).max(2000),
@@ -56,6 +58,7 @@ const outputSchema = {
   max_fetches: z.number(),
   warnings: z.array(z.string()),
   tiers: z.object({ quick: budgetsOut, standard: budgetsOut, deep: budgetsOut }).optional(),
+  local_roots: z.array(z.object({ origin: z.string(), documents: z.number() })).optional(),
 };
 
 type Input = z.infer<z.ZodObject<typeof inputSchema>>;
@@ -98,9 +101,15 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
         critic_threads: r.critic_threads,
         max_fetches: r.max_fetches,
         depth: r.depth,
-        warnings: planWarnings(r.brief, r.budgets, r.depth),
-        ...(dry ? { tiers: TIERS } : {}),
+        ...planAndRoots(r, dry),
       });
+    // A dry run also lists the folders the user allowed, with the documents each holds.
+    const planAndRoots = (r: { brief: Brief; budgets: typeof budgets; depth: Depth }, dry: boolean) => {
+      const warnings = planWarnings(r.brief, r.budgets, r.depth);
+      if (!dry) return { warnings };
+      const { warning, ...roots } = localRoots(ctx);
+      return { warnings: warning ? [...warnings, warning] : warnings, tiers: TIERS, ...roots };
+    };
     const existingReply = (runId: string, dry: boolean) => {
       const run = ctx.store.loadRun(runId);
       const critic_threads = criticThreadsLeft({ criticRounds: run.budgets.critic_rounds, opened: run.threads.filter((t) => t.critic).length, state: run.critic });
@@ -141,6 +150,14 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
     });
   },
 };
+
+/** The folders the user allowed, each with the documents it holds, for the plan (a dry run). */
+function localRoots(ctx: ToolContext): { local_roots?: { origin: string; documents: number }[]; warning?: string } {
+  const roots = parseRoots(ctx.env[LOCAL_ROOTS_ENV]);
+  if (!roots.ok) return { local_roots: [], warning: `no local folder can be read: ${roots.reason}` };
+  if (roots.roots.length === 0) return {};
+  return { local_roots: roots.roots.map((r) => ({ origin: `local:${r.name}`, documents: walkRoot(r).files.size })) };
+}
 
 function normaliseBrief(b: Brief): Brief {
   const seen = new Set<string>();

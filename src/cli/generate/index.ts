@@ -160,7 +160,7 @@ const INVESTIGATE_ARGS =
   'Arguments: $ARGUMENTS (a run id, then a thread name). If you were handed this file to read, they are in your task, along with the run folder, the results per round, and a `definition` when the thread came from the critic.';
 
 function investigateTools(host: Host): string {
-  return `Tools: \`start_thread\`, \`fetch_source\`, \`check_drift\`, \`record_round\`, \`thread_status\`, \`complete_thread\` of the deep-research server, named ${host.toolPattern} in ${host.title}, plus \`${host.webSearch}\` and ${host.id === 'codex' ? host.read : `\`${host.read}\``} for reading the brief.${host.webSearchNote}`;
+  return `Tools: \`start_thread\`, \`fetch_source\`, \`check_drift\`, \`record_round\`, \`thread_status\`, \`complete_thread\`, \`search_sources\` of the deep-research server, named ${host.toolPattern} in ${host.title}, plus \`${host.webSearch}\` and ${host.id === 'codex' ? host.read : `\`${host.read}\``} for reading the brief.${host.webSearchNote}`;
 }
 
 /** The thread procedure. As a command it takes arguments; as a file a sub-agent reads, its task has them. */
@@ -176,7 +176,7 @@ function investigate(body: string, host: Host, where: string, asProcedure: boole
   );
   t = replace(
     t,
-    'Tools: `start_thread`, `fetch_source`, `check_drift`, `record_round`, `thread_status`, `complete_thread` of the deep-research server, named `mcp__plugin_deep-research_deep-research__<tool>` or `mcp__deep-research__<tool>`, whichever exists, plus `WebSearch` and `Read`. If a tool is deferred, load it by exact name with ToolSearch first.',
+    'Tools: `start_thread`, `fetch_source`, `check_drift`, `record_round`, `thread_status`, `complete_thread`, `search_sources` of the deep-research server, named `mcp__plugin_deep-research_deep-research__<tool>` or `mcp__deep-research__<tool>`, whichever exists, plus `WebSearch` and `Read`. If a tool is deferred, load it by exact name with ToolSearch first.',
     investigateTools(host),
     where,
   );

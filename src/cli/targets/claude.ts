@@ -25,6 +25,7 @@ import {
 } from './owned-files.js';
 import type { Manifest } from './owned-files.js';
 import type { Target, TargetContext } from './types.js';
+import { serverEnvOf } from './server-env.js';
 
 export const SERVER_NAME = 'deep-research';
 
@@ -129,8 +130,8 @@ async function wantedFiles(ctx: TargetContext, lay: Layout): Promise<Wanted[]> {
   return out;
 }
 
-function serverEntry(ctx: TargetContext): { type: string; command: string; args: string[] } {
-  return { type: 'stdio', command: 'node', args: [path.join(ctx.packRoot, 'dist', 'server.js')] };
+function serverEntry(ctx: TargetContext): { type: string; command: string; args: string[]; env?: Record<string, string> } {
+  return { type: 'stdio', command: 'node', args: [path.join(ctx.packRoot, 'dist', 'server.js')], ...serverEnvOf(ctx, 'env') };
 }
 
 function emptyManifest(): Manifest {

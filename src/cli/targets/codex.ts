@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SERVER_ENV_VARS, SERVER_NAME, install, serverPath, uninstall } from './generated.js';
 import type { Layout } from './generated.js';
 import type { Target, TargetContext } from './types.js';
+import { serverEnvOf } from './server-env.js';
 
 export function codexLayout(ctx: TargetContext): Layout {
   const project = ctx.scope.kind === 'project';
@@ -22,6 +23,7 @@ export function codexLayout(ctx: TargetContext): Layout {
       command: 'node',
       args: [serverPath(ctx)],
       envVars: SERVER_ENV_VARS,
+      ...serverEnvOf(ctx, 'env'),
       removeHint: `codex mcp remove ${SERVER_NAME}`,
     },
     next: project

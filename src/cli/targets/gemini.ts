@@ -8,6 +8,7 @@ import path from 'node:path';
 import { SERVER_NAME, install, serverPath, uninstall } from './generated.js';
 import type { Layout } from './generated.js';
 import type { Target, TargetContext } from './types.js';
+import { serverEnvOf } from './server-env.js';
 
 export function geminiLayout(ctx: TargetContext): Layout {
   const project = ctx.scope.kind === 'project';
@@ -21,7 +22,7 @@ export function geminiLayout(ctx: TargetContext): Layout {
       format: 'json',
       file: path.join(configDir, 'settings.json'),
       container: 'mcpServers',
-      value: { command: 'node', args: [serverPath(ctx)], trust: true },
+      value: { command: 'node', args: [serverPath(ctx)], ...serverEnvOf(ctx, 'env'), trust: true },
       removeHint: `gemini mcp remove ${project ? '--scope project' : '--scope user'} ${SERVER_NAME}`,
     },
     next: [

@@ -36,7 +36,7 @@ export const SERVER_ENV_VARS = ['DEEP_RESEARCH_ARTIFACTS', 'DEEP_RESEARCH_LOG', 
 
 export type ConfigSpec =
   | { format: 'json'; file: string; container: string; value: unknown; removeHint: string }
-  | { format: 'toml'; file: string; command: string; args: string[]; envVars: string[]; removeHint: string };
+  | { format: 'toml'; file: string; command: string; args: string[]; envVars: string[]; env?: Record<string, string>; removeHint: string };
 
 export interface Layout {
   target: string;
@@ -149,7 +149,7 @@ type ConfigPlan =
   | { kind: 'write'; text: string; record: ConfigRecord };
 
 function expectedValue(spec: ConfigSpec): unknown {
-  return spec.format === 'json' ? spec.value : { command: spec.command, args: spec.args, env_vars: spec.envVars };
+  return spec.format === 'json' ? spec.value : { command: spec.command, args: spec.args, env_vars: spec.envVars, ...(spec.env ? { env: spec.env } : {}) };
 }
 
 function planJson(spec: Extract<ConfigSpec, { format: 'json' }>, rel: string, text: string | undefined, old: ConfigRecord | undefined): ConfigPlan {
@@ -198,7 +198,7 @@ function removeJson(text: string, container: string, rec: NonNullable<ConfigReco
 
 function planToml(spec: Extract<ConfigSpec, { format: 'toml' }>, rel: string, text: string | undefined, old: ConfigRecord | undefined): ConfigPlan {
   const want = expectedValue(spec);
-  const block = serverBlock(SERVER_NAME, spec.command, spec.args, spec.envVars);
+  const block = serverBlock(SERVER_NAME, spec.command, spec.args, spec.envVars, spec.env);
   const current = text === undefined ? undefined : serverTable(parseToml(text, rel), SERVER_NAME);
   const ours = old?.toml !== undefined && text !== undefined && text.includes(old.toml.block);
   if (current !== undefined && !ours) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SERVER_NAME, install, serverPath, uninstall } from './generated.js';
 import type { Layout } from './generated.js';
 import type { Target, TargetContext } from './types.js';
+import { serverEnvOf } from './server-env.js';
 
 /** The config file OpenCode reads in `dir`: an existing opencode.jsonc or opencode.json, else a new .json. */
 function configFile(dir: string): string {
@@ -42,7 +43,7 @@ function configSpec(ctx: TargetContext, file: string): Layout['config'] {
     format: 'json',
     file,
     container: 'mcp',
-    value: { type: 'local', command: ['node', serverPath(ctx)] },
+    value: { type: 'local', command: ['node', serverPath(ctx)], ...serverEnvOf(ctx, 'environment') },
     removeHint: `delete "mcp"."${SERVER_NAME}" from ${path.basename(file)}`,
   };
 }

@@ -14,7 +14,7 @@ function str(s: string): string {
 }
 
 /** The block that registers `name` with the given command, args and forwarded environment variables. */
-export function serverBlock(name: string, command: string, args: string[], envVars: string[]): string {
+export function serverBlock(name: string, command: string, args: string[], envVars: string[], env?: Record<string, string>): string {
   const key = /^[A-Za-z0-9_-]+$/.test(name) ? name : str(name);
   return [
     BLOCK_BEGIN,
@@ -22,6 +22,7 @@ export function serverBlock(name: string, command: string, args: string[], envVa
     `command = ${str(command)}`,
     `args = [${args.map(str).join(', ')}]`,
     `env_vars = [${envVars.map(str).join(', ')}]`,
+    ...(env ? [`env = { ${Object.entries(env).map(([k, v]) => `${k} = ${str(v)}`).join(', ')} }`] : []),
     BLOCK_END,
     '',
   ].join('\n');

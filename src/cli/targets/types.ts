@@ -16,6 +16,8 @@ export interface TargetContext {
   vars?: Readonly<Record<string, string | undefined>>;
   /** Root of the deep-research clone whose commands and server are installed. */
   packRoot: string;
+  /** Environment written into the server entry (install --local-root sets DEEP_RESEARCH_LOCAL_ROOTS). */
+  serverEnv?: Readonly<Record<string, string>>;
   out: (line: string) => void;
   err: (line: string) => void;
 }

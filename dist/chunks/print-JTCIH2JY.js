@@ -1,2 +1,0 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
-import{a,b,c}from"./chunk-QDW6HQ3M.js";import"./chunk-TZN7URKK.js";export{c as err,b as out,a as printable};
