@@ -127,7 +127,7 @@ describe('dist/server.js over stdio', () => {
     expect(refused.result.isError).toBe(true);
     expect(refused.result.content[0].text).toMatch(/state\/run\.json": it is a named pipe \(FIFO\)/);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
-    expect((await reply(3)).result.tools.length).toBe(12);
+    expect((await reply(3)).result.tools.length).toBe(13);
     // Malformed params: invalid params and one sentence, through the bundle too.
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'thread_status', arguments: 'x' } });
     const bad = await reply(4);
