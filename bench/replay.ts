@@ -29,6 +29,8 @@ const SITES: Record<string, { root: string; prefix: string }> = {
   'requests.readthedocs.io': { root: 'python-requests-doc/html', prefix: '/en/latest/' },
   'docs.aiohttp.org': { root: 'python-aiohttp-doc/html', prefix: '/en/stable/' },
   'gitpython.readthedocs.io': { root: 'python-git-doc/html', prefix: '/en/stable/' },
+  // R's manuals as PDFs (r-doc-pdf), served as CRAN serves them: a recording made on PDFs.
+  'cran.r-project.org': { root: 'r-doc-pdf/manual', prefix: '/doc/manuals/r-release/' },
 };
 // Tools that read the report the model wrote: the recording's run/ files are in place before the first.
 const READS_REPORT = new Set(['audit_report', 'record_audit', 'verify_report', 'coverage_report']);
@@ -119,7 +121,20 @@ interface Replayed {
   next: (number | undefined)[];
 }
 
-async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, port: number, continues: readonly boolean[] = []): Promise<Replayed> {
+/**
+ * A recording made on a later server, replayed against the baseline: the same research steps as the baseline
+ * could take them. Inputs it did not have are dropped (the outline reader, the passage count), and calls of
+ * tools it did not have are not made (they count 0 for it; the current server pays for them).
+ */
+const BASELINE_LACKS = { tools: new Set(['coverage_report', 'search_sources']), args: ['thread', 'passages'] };
+function forBaseline(call: Call): Call | undefined {
+  if (BASELINE_LACKS.tools.has(call.tool) || call.args.path !== undefined) return undefined;
+  const args = { ...call.args };
+  for (const a of BASELINE_LACKS.args) delete args[a];
+  return { ...call, args };
+}
+
+async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, port: number, continues: readonly boolean[] = [], adapt: (c: Call) => Call | undefined = (c) => c): Promise<Replayed> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dr-bench-replay-'));
   const hosts = Object.keys(SITES);
   const env = childEnv({
@@ -137,7 +152,12 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
   try {
     await client.initialize();
     client.notify('notifications/initialized');
-    for (const [i, recorded] of rec.calls.entries()) {
+    for (const [i, asRecorded] of rec.calls.entries()) {
+      const recorded = adapt(asRecorded);
+      if (!recorded) {
+        errors.push(false);
+        continue;
+      }
       let call = recorded;
       if (continues[i] && lastAudit !== undefined) {
         const from = next[lastAudit];
@@ -215,7 +235,7 @@ export async function replayFootprint(): Promise<{ rows: Row[]; notes: string[] 
   ];
   try {
     for (const rec of recs) {
-      const old = await replayOne(base as string, rec, port);
+      const old = await replayOne(base as string, rec, port, [], forBaseline);
       const cur = await replayOne(ours.entry, rec, port, continuations(rec.calls, old));
       const recorded: Record<string, number> = {};
       for (const c of rec.calls) recorded[c.tool] = (recorded[c.tool] ?? 0) + c.reply_chars;

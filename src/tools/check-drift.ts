@@ -23,6 +23,7 @@ const outputSchema = {
   signals: z.array(z.enum(DRIFT_SIGNALS)),
   consecutive_drifts: z.number(),
   action: z.enum(['extract', 'skip', 'reformulate']),
+  why: z.string().optional(),
 };
 
 export const checkDrift: ToolDefinition<typeof inputSchema> = {
@@ -52,9 +53,17 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
     }
     // The gazetteer behind the signals is large; it loads on the first check, not at server start.
     const { assessDrift } = await import('../engine/drift.js');
-    return ctx.store.lock(args.run_id, () => {
+    return ctx.store.lock(args.run_id, async () => {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
       const scope = run.brief.scope;
+      const versionContext = [
+        run.question,
+        ...(run.brief.assumptions ?? []),
+        ...(run.brief.known_facts ?? []).map((f) => f.fact),
+        ...(run.brief.disambiguation?.include ?? []),
+        ...state.definition.subjects,
+        ...state.definition.sub_questions.map((q) => q.question),
+      ];
       const result = assessDrift({
         text,
         ...(args.published !== undefined ? { published: args.published } : {}),
@@ -64,21 +73,33 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
         exclude: run.brief.disambiguation?.exclude ?? [],
         ...(scope ? { scope } : {}),
         // Where the run names the release it is about, for the version signal.
-        versionContext: [
-          run.question,
-          ...(run.brief.assumptions ?? []),
-          ...(run.brief.known_facts ?? []).map((f) => f.fact),
-          ...(run.brief.disambiguation?.include ?? []),
-          ...state.definition.subjects,
-          ...state.definition.sub_questions.map((q) => q.question),
-        ],
+        versionContext,
       });
       const streak = nextDriftStreak(state.drift_streak, result.drift);
       const drifted = new Set(state.drifted_keys);
       if (result.drift) drifted.add(key);
       else drifted.delete(key);
       ctx.store.saveThread(run.run_id, { ...state, drift_streak: streak, drifted_keys: [...drifted].sort() });
-      return ok({ drift: result.drift, signals: result.signals, consecutive_drifts: streak, action: driftAction(streak, result.drift) });
+      return ok({
+        drift: result.drift,
+        signals: result.signals,
+        consecutive_drifts: streak,
+        action: driftAction(streak, result.drift),
+        ...(result.signals.includes('version') ? { why: await versionWhy(text, versionContext) } : {}),
+      });
     });
   },
 };
+
+/**
+ * A version signal says which release the page is about and which the run names, so a model whose reachable
+ * pages are all of another release can tell that apart from a stray page (a real run skipped every page of
+ * its 3.11 docs for a brief naming 3.13, and could not see why). The page's release is page text: fenced.
+ */
+async function versionWhy(text: string, context: readonly string[]): Promise<string> {
+  const [{ otherRelease, targetReleases }, { fence }] = await Promise.all([import('../engine/version-drift.js'), import('../fetch/untrusted.js')]);
+  const targets = targetReleases(context);
+  const page = otherRelease(text, targets);
+  const named = [...targets].map(([product, versions]) => `${product} ${versions.join(', ')}`).join('; ');
+  return `the page is about release ${fence(page ? `${page.product} ${page.version}` : 'another release')}; the question or brief names ${named}. If every reachable page is of another release, the answer can only be about that one: revise the brief's releases (start_run with new: true) or say so in the report.`;
+}

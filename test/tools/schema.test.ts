@@ -66,7 +66,7 @@ describe('tool contract', () => {
   // The coverage audit (issue 24) added 221: coverage_report (193), record_critique's `uncovered` kind and
   // `source_id`, and check_drift's named release. Local sources (issue 25) added 178: search_sources (147),
   // fetch_source's `path` and start_run's `local_roots`.
-  it('keeps all tool definitions together within 4,518 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4518);
+  it('keeps all tool definitions together within 4,524 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4524);
   });
 });
