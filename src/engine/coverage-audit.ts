@@ -70,11 +70,34 @@ function shared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return n;
 }
 
+/** Text as a quotation is compared: no markdown marks or escapes, one space, lower case. */
+export function quoteForm(text: string): string {
+  return text.replace(/[\\`*_]/g, '').replace(/[“”]/g, '"').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Words a quotation must hold to mark its passage as taken up: a phrase, not a term. */
+const QUOTE_MIN_WORDS = 6;
+
+/** The report's quotations of six words or more, in `quoteForm`: a passage one of them quotes is stated. */
+export function reportQuotes(report: string): string[] {
+  const out: string[] = [];
+  for (const m of report.matchAll(/["“]([^"“”\n]+)["”]/g)) {
+    const q = quoteForm(m[1] ?? '');
+    if (q.split(' ').length >= QUOTE_MIN_WORDS) out.push(q);
+  }
+  return out;
+}
+
 /**
- * A passage is stated when at least half of its sentences (those with something to say) are each stated
- * by one sentence of the report.
+ * A passage is stated when the report quotes it (six words or more, verbatim: the writer took it up even
+ * where the window around it carries other sentences), or when at least half of its sentences (those with
+ * something to say) are each stated by one sentence of the report.
  */
-export function isStated(passage: string, report: readonly ReadonlySet<string>[]): boolean {
+export function isStated(passage: string, report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): boolean {
+  if (quotes.length > 0) {
+    const text = quoteForm(passage);
+    if (quotes.some((q) => text.includes(q))) return true;
+  }
   const parts = sentencesOf(passage)
     .map((s) => stems(s))
     .filter((s) => s.size >= MIN_SENTENCE_STEMS);
@@ -98,7 +121,7 @@ export function reportStems(sentences: readonly string[]): Set<string>[] {
  * definition order): for each, its strong candidates that the report does not state and that no earlier
  * sub-question showed.
  */
-export function uncoveredPassages(questions: readonly CoverageQuestion[], report: readonly ReadonlySet<string>[]): CoverageItem[] {
+export function uncoveredPassages(questions: readonly CoverageQuestion[], report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): CoverageItem[] {
   const shown = new Set<string>();
   const out: CoverageItem[] = [];
   for (const q of questions) {
@@ -109,7 +132,7 @@ export function uncoveredPassages(questions: readonly CoverageQuestion[], report
       if (c.share < COVERAGE_LIMITS.minShare || c.score < COVERAGE_LIMITS.minRelative * top) continue;
       // Two copies of one page (a mirror under another URL) give the same passage: it is shown once.
       const text = c.passage.replace(/\s+/g, ' ').trim().toLowerCase();
-      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report)) continue;
+      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report, quotes)) continue;
       shown.add(c.unit);
       shown.add(text);
       taken += 1;

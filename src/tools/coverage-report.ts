@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rankingQuestion, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { rankingQuestion, reportQuotes, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
@@ -60,7 +60,7 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
         candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' ')).filter((c) => keep.has(c.source_id)),
       }));
     });
-    const all = uncoveredPassages(questions, reportStems(sentences)).map((i) => ({ ...i, passage: fence(i.passage) }));
+    const all = uncoveredPassages(questions, reportStems(sentences), reportQuotes(report ?? '')).map((i) => ({ ...i, passage: fence(i.passage) }));
     const offset = args.offset ?? 0;
     let shown = Math.max(0, Math.min(args.limit ?? DEFAULT_COVERAGE_PAGE, all.length - offset));
     let r = build(shown);

@@ -1,6 +1,6 @@
 // The coverage audit's selection (SPEC 11.1): which ranked passages the critic is shown.
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_LIMITS, isStated, reportStems, uncoveredPassages, type CoverageCandidate } from '../../src/engine/coverage-audit.js';
+import { COVERAGE_LIMITS, isStated, reportQuotes, reportStems, uncoveredPassages, type CoverageCandidate } from '../../src/engine/coverage-audit.js';
 
 // From SQLite's PRAGMA documentation (public domain).
 const DELETE_MODE = 'The DELETE journaling mode is the normal behavior. In the DELETE mode, the rollback journal is deleted at the conclusion of each transaction.';
@@ -8,6 +8,20 @@ const DELETE_MODE = 'The DELETE journaling mode is the normal behavior. In the D
 const cand = (o: Partial<CoverageCandidate> & { passage: string }): CoverageCandidate => ({ source_id: 'S1', score: 10, share: 1, unit: o.passage.slice(0, 20), ...o });
 
 describe('isStated', () => {
+  // From a real run: the report quoted the passage's first sentence word for word, and the passage window
+  // also carried two sentences on platform availability, so by sentences it counted as one of three stated.
+  const THREADING =
+    'However, threading is still an appropriate model if you want to run multiple I/O-bound tasks simultaneously. Availability: not Emscripten, not WASI. This module does not work or is not available on WebAssembly platforms `wasm32-emscripten` and `wasm32-wasi`.';
+  it('counts a passage the report quotes (six words or more) as stated, whatever else its window holds', () => {
+    const report = 'For I/O-bound work, the docs say threading "is still an appropriate model if you want to run multiple I/O-bound tasks simultaneously" [S1].';
+    expect(isStated(THREADING, reportStems([report]))).toBe(false);
+    expect(isStated(THREADING, reportStems([report]), reportQuotes(report))).toBe(true);
+    // A short quoted term is not a quotation of the passage.
+    const term = 'The module is called "threading" and it is "still" there [S1].';
+    expect(reportQuotes(term)).toEqual([]);
+    expect(isStated(THREADING, reportStems([term]), reportQuotes(term))).toBe(false);
+  });
+
   it('a sentence holding most of each passage sentence states it; a paraphrase summing both sentences counts', () => {
     expect(isStated(DELETE_MODE, reportStems(['In SQLite the default journal mode is DELETE, which deletes the rollback journal at the end of each transaction.']))).toBe(true);
   });
