@@ -17,6 +17,7 @@ import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { stripClosingHashes } from './passages.js';
+import { Phrases } from './extract/phrases.js';
 
 export interface Extracted {
   title: string;
@@ -434,7 +435,9 @@ function linesOf(root: DomElement): Line[] {
       if (level) heading = Number(level[1]);
     }
     const link = inLink || node.nodeName === 'A';
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i] as DomNode, link);
+    // One list per node: linkedom builds a new one on every read.
+    const kids = node.childNodes;
+    for (let i = 0; i < kids.length; i++) walk(kids[i] as DomNode, link);
     if (isBlock) {
       flush();
       heading = outer;
@@ -448,13 +451,13 @@ function linesOf(root: DomElement): Line[] {
 }
 
 /** Word-weighted share of `lines`' sentences found in `hay` (normalised, space-padded). */
-function shareFound(lines: Line[], hay: string): number {
+function shareFound(lines: Line[], hay: Phrases): number {
   let total = 0;
   let found = 0;
   for (const line of lines) {
     for (const s of sentencesOf(line)) {
       total += s.length;
-      if (hay.includes(` ${s} `)) found += s.length;
+      if (hay.has(s)) found += s.length;
     }
   }
   return total === 0 ? 1 : found / total;
@@ -475,13 +478,13 @@ function completed(html: string, picked: Extracted, base: URL | undefined, pageH
   for (const el of Array.from(root.querySelectorAll(`${BODY_NOISE}, ${PAGE_CHROME}${generatorChrome ? `, ${generatorChrome}` : ''}`))) el.remove();
   let lines = linesOf(root);
   let result = picked;
-  let hay = ` ${words(visibleMarkdown(picked.markdown))} `;
+  let hay = new Phrases(words(visibleMarkdown(picked.markdown)));
   const container = generatorChrome === undefined ? docsContainer(lines, hay, root) : undefined;
   if (container) {
     const markdown = toMarkdown(container, base, pageHref);
     if (markdown !== undefined) {
       result = { ...picked, markdown, usedFallback: true, method: 'main' };
-      hay = ` ${words(visibleMarkdown(markdown))} `;
+      hay = new Phrases(words(visibleMarkdown(markdown)));
       // toMarkdown edited the container in place (links, tables): measure the page as it is now.
       lines = linesOf(root);
     }
@@ -495,7 +498,7 @@ function completed(html: string, picked: Extracted, base: URL | undefined, pageH
     const markdown = toMarkdown(root, base, pageHref);
     if (markdown !== undefined) {
       result = { ...picked, markdown, usedFallback: true, method: 'body' };
-      hay = ` ${words(visibleMarkdown(markdown))} `;
+      hay = new Phrases(words(visibleMarkdown(markdown)));
       lines = linesOf(root);
       kept = shareFound(lines, hay);
     }
@@ -514,13 +517,13 @@ const MIN_KEPT = 0.5;
  * element adds is captions, teasers and bylines; taking it whole on any loss cost the article benchmark
  * F1 on 22 of 121 pages, so it is taken only when most of the missing words are in such parts.
  */
-function docsContainer(lines: Line[], hay: string, root: DomElement): DomElement | undefined {
+function docsContainer(lines: Line[], hay: Phrases, root: DomElement): DomElement | undefined {
   let first = -1;
   let last = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
     const w = words(line.text);
-    if (line.heading === 0 && w.length >= 8 && hay.includes(` ${w} `)) {
+    if (line.heading === 0 && w.length >= 8 && hay.has(w)) {
       if (first === -1) first = i;
       last = i;
     }
@@ -545,7 +548,7 @@ function docsContainer(lines: Line[], hay: string, root: DomElement): DomElement
     if (!contains(container, line.block)) continue;
     const w = words(line.text);
     total += w.length;
-    if (w.length === 0 || hay.includes(` ${w} `) || line.links * 2 > line.text.length) continue;
+    if (w.length === 0 || hay.has(w) || line.links * 2 > line.text.length) continue;
     missing += w.length;
     if (line.docs) missingDocs += w.length;
   }
@@ -558,7 +561,7 @@ function contains(outer: DomNode, inner: DomNode): boolean {
 }
 
 /** Headings whose section (up to the next heading) has sentences and keeps under half of them. */
-function leftOutHeadings(lines: Line[], hay: string): string[] {
+function leftOutHeadings(lines: Line[], hay: Phrases): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length && out.length < MAX_LEFT_OUT; i++) {
     const h = lines[i] as Line;
@@ -697,8 +700,9 @@ function flattenWrappers(root: DomElement): void {
     const el = all[i] as DomElement;
     if (!WRAPPERS.has(el.nodeName) || el.children.length !== 1) continue;
     let onlyChild = true;
-    for (let j = 0; j < el.childNodes.length; j++) {
-      const n = el.childNodes[j] as DomNode;
+    const kids = el.childNodes;
+    for (let j = 0; j < kids.length; j++) {
+      const n = kids[j] as DomNode;
       if (n.nodeType === TEXT_NODE && (n.nodeValue ?? '').trim() !== '') onlyChild = false;
     }
     if (onlyChild) el.replaceWith(el.children[0] as DomElement);
@@ -711,7 +715,13 @@ function toMarkdown(root: DomElement, base: URL | undefined, pageHref: string): 
     absolutise(root, base, pageHref);
     unwrapLayoutTables(root);
     expandSpans(root);
-    return tidy(turndown().turndown(root as never));
+    const converter = turndown();
+    memo = { rows: new WeakMap(), childNodes: new WeakMap(), children: new WeakMap() };
+    try {
+      return tidy(converter.turndown(root as never));
+    } finally {
+      memo = undefined;
+    }
   } catch {
     return undefined;
   }
@@ -856,6 +866,7 @@ let service: TurndownService | undefined;
 function turndown(): TurndownService {
   if (service) return service;
   polyfillTableRows();
+  memoiseChildLists();
   const s = new TurndownService({
     headingStyle: 'atx',
     hr: '---',
@@ -887,6 +898,39 @@ function turndown(): TurndownService {
 }
 
 /**
+ * Child lists remembered while turndown runs. linkedom builds a fresh list on every `childNodes`,
+ * `children` (and so `rows`) read, and the GFM rules read them inside loops: `table.rows` once per row and
+ * column of a heading row, a node's `childNodes` on every step of a walk over it. A table of n rows cost n³
+ * (PostgreSQL's 836-row keywords table: ten minutes). Safe because turndown works on its own copy and
+ * changes it only while collapsing whitespace, before it reads any list (turndown 7.2).
+ */
+let memo: { rows: WeakMap<object, DomElement[]>; childNodes: WeakMap<object, unknown>; children: WeakMap<object, unknown> } | undefined;
+
+/** Wraps linkedom's `childNodes` and `children` getters to answer from `memo` while it is set; once. */
+function memoiseChildLists(): void {
+  const { document } = parseHTML('<!DOCTYPE html><html><body><p></p></body></html>') as unknown as { document: DomDocument };
+  for (const name of ['childNodes', 'children'] as const) {
+    let proto: object | null = document.querySelector('p');
+    let desc: PropertyDescriptor | undefined;
+    while (proto && !(desc = Object.getOwnPropertyDescriptor(proto, name))) proto = Object.getPrototypeOf(proto) as object | null;
+    const get = desc?.get;
+    if (!proto || !get || (get as { memoised?: true }).memoised) continue;
+    const memoised = function (this: object): unknown {
+      const lists = memo?.[name];
+      if (!lists) return get.call(this);
+      let list = lists.get(this);
+      if (list === undefined) {
+        list = get.call(this);
+        lists.set(this, list);
+      }
+      return list;
+    };
+    (memoised as { memoised?: true }).memoised = true;
+    Object.defineProperty(proto, name, { ...desc, get: memoised });
+  }
+}
+
+/**
  * The GFM table rules read `table.rows`, which linkedom does not implement; without it every table is
  * flattened into paragraphs. Patched on linkedom's table element class once, the first time it is needed.
  */
@@ -897,6 +941,8 @@ function polyfillTableRows(): void {
   Object.defineProperty(proto, 'rows', {
     configurable: true,
     get(this: DomElement) {
+      const hit = memo?.rows.get(this);
+      if (hit) return hit;
       const rows: DomElement[] = [];
       for (let i = 0; i < this.children.length; i++) {
         const child = this.children[i] as DomElement;
@@ -908,6 +954,7 @@ function polyfillTableRows(): void {
           }
         }
       }
+      memo?.rows.set(this, rows);
       return rows;
     },
   });
