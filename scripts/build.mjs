@@ -7,9 +7,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// The PDF worker is its own entry: worker threads start from a file, and read.ts finds it as
-// dist/pdf-worker.js. pdf.js lands in chunks only that worker loads.
-const entryPoints = { server: 'src/server.ts', 'pdf-worker': 'src/fetch/pdf/worker.ts' };
+// The PDF and extraction workers are their own entries: worker threads start from a file, and read.ts and
+// extract/off-thread.ts find them as dist/pdf-worker.js and dist/extract-worker.js. pdf.js lands in
+// chunks only the PDF worker loads.
+const entryPoints = { server: 'src/server.ts', 'pdf-worker': 'src/fetch/pdf/worker.ts', 'extract-worker': 'src/fetch/extract/worker.ts' };
 if (existsSync('src/cli.ts')) entryPoints.cli = 'src/cli.ts';
 
 // First pass: the tool list the server would compute at start-up, embedded below as a constant.

@@ -1,5 +1,6 @@
 /** Readability's article, and the larger containers taken instead when it kept only a piece of the page. */
-import { BODY_NOISE, PAGE_CHROME, parseDocument } from './dom.js';
+import { BODY_NOISE, PAGE_CHROME } from './dom.js';
+import { parseDocument } from './parse.js';
 import type { DomElement } from './dom.js';
 import { linkChars, words } from './text.js';
 

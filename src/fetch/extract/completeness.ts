@@ -1,7 +1,8 @@
 /** Whether the stored text holds the page's visible text, what to widen to, and what is left out. */
 import { SHORT_ARTICLE_CHARS } from './article.js';
 import { BLOCKS, clean, SKIP_TEXT, words } from './text.js';
-import { BODY_NOISE, ELEMENT_NODE, PAGE_CHROME, parseDocument, TEXT_NODE } from './dom.js';
+import { BODY_NOISE, ELEMENT_NODE, PAGE_CHROME, TEXT_NODE } from './dom.js';
+import { parseDocument } from './parse.js';
 import type { DomElement, DomNode } from './dom.js';
 import { toMarkdown } from './markdown.js';
 import { Phrases } from './phrases.js';

@@ -1,8 +1,7 @@
 /**
- * The DOM extraction works on (linkedom: a server-side DOM, no browser), its size guards, and the selectors
- * of what is never page text.
+ * The DOM extraction works on (linkedom's, see parse.ts), its size guards, and the selectors of what is
+ * never page text. Loads no DOM library, so the main thread can check a page's size without one.
  */
-import { parseHTML } from 'linkedom';
 
 /** Deeper trees skip Readability and turndown; real pages in both benchmark corpora stay under 60. */
 export const MAX_DOM_DEPTH = 200;
@@ -19,7 +18,6 @@ export const MAX_MARKUP_CHARS = 150_000;
  * Readability re-parses the body on each retry, at ~45 µs a node.
  */
 export const MAX_DOM_NODES = 80_000;
-
 
 // The DOM lib is not in this project's tsconfig (the server never runs in a browser); these are the few
 // members of linkedom's DOM that this file touches.
@@ -64,16 +62,6 @@ export function markupChars(html: string): number {
 
 export const BODY_NOISE =
   'script, style, noscript, template, svg, canvas, iframe, object, embed, nav, button, input, select, textarea, [hidden], [aria-hidden="true"]';
-
-export function parseDocument(html: string): DomDocument {
-  let { document } = parseHTML(html) as unknown as { document: DomDocument };
-  // linkedom builds no implied <html>/<body> for fragments or bare text (and then throws on .body).
-  if (document.documentElement?.nodeName !== 'HTML') {
-    const inner = /<body[\s>]/i.test(html) ? html : `<body>${html}</body>`;
-    ({ document } = parseHTML(`<!DOCTYPE html><html><head></head>${inner}</html>`) as unknown as { document: DomDocument });
-  }
-  return document;
-}
 
 export const PAGE_CHROME =
   'header, footer, aside, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"]';

@@ -15,12 +15,13 @@
 import { Readability } from '@mozilla/readability';
 import { keepMathJax, richerContainer, sectionedContainers } from './article.js';
 import { completed } from './completeness.js';
-import { BODY_NOISE, flattenWrappers, markupChars, MAX_DOM_DEPTH, MAX_DOM_NODES, MAX_MARKUP_CHARS, measure, PAGE_CHROME, parseDocument } from './dom.js';
+import { BODY_NOISE, flattenWrappers, markupChars, MAX_DOM_DEPTH, MAX_DOM_NODES, MAX_MARKUP_CHARS, measure, PAGE_CHROME } from './dom.js';
+import { parseDocument } from './parse.js';
 import type { DomElement } from './dom.js';
 import { generatedDocument, readabilityTitle } from './generated.js';
 import { toMarkdown } from './markdown.js';
-import { stripTags } from './strip.js';
-import { clean, firstMarkdownHeading, plainText, tidy } from './text.js';
+import { strippedPage } from './strip.js';
+import { clean, passthrough, plainText } from './text.js';
 import type { Extracted, ExtractLimits } from './types.js';
 import { baseUrl, pageAddress, pageUrl } from './urls.js';
 
@@ -28,15 +29,14 @@ import { baseUrl, pageAddress, pageUrl } from './urls.js';
 export function extractReadable(body: string, contentType: string, url: string, limits: ExtractLimits = {}): Extracted {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'text/html' && type !== 'application/xhtml+xml') {
-    const markdown = tidy(body);
-    return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
+    return passthrough(body, url);
   }
-  if (markupChars(body) > MAX_MARKUP_CHARS) return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
+  if (markupChars(body) > MAX_MARKUP_CHARS) return strippedPage(body, url);
   try {
     return extractHtml(body, url, limits.maxDepth ?? MAX_DOM_DEPTH, limits.maxNodes ?? MAX_DOM_NODES, limits.complete ?? true);
   } catch {
     // Last resort for anything the DOM stack chokes on.
-    return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
+    return strippedPage(body, url);
   }
 }
 
@@ -123,7 +123,7 @@ const FULL_NOISE =
 export function extractFullText(body: string, contentType: string, url: string): Extracted {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   if (type !== 'text/html' && type !== 'application/xhtml+xml') return extractReadable(body, contentType, url);
-  if (markupChars(body) > MAX_MARKUP_CHARS) return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
+  if (markupChars(body) > MAX_MARKUP_CHARS) return strippedPage(body, url);
   try {
     const doc = parseDocument(body);
     const title = clean(doc.querySelector('title')?.textContent) || clean(doc.querySelector('h1, h2, h3, h4, h5, h6')?.textContent) || url;
@@ -136,6 +136,6 @@ export function extractFullText(body: string, contentType: string, url: string):
     const markdown = toMarkdown(root, base, pageAddress(url));
     return { title, markdown: markdown ?? plainText(root), usedFallback: true, method: markdown === undefined ? 'text' : 'body' };
   } catch {
-    return { title: url, markdown: stripTags(body), usedFallback: true, method: 'text' };
+    return strippedPage(body, url);
   }
 }

@@ -1,5 +1,11 @@
 /** Page text without a DOM, for pages too large or too hostile to parse. */
 import { tidy } from './text.js';
+import type { Extracted } from './types.js';
+
+/** A page stored as its tag-stripped text: too much markup to parse, or its extraction failed or ran out of time. */
+export function strippedPage(html: string, url: string): Extracted {
+  return { title: url, markdown: stripTags(html), usedFallback: true, method: 'text' };
+}
 
 const RAW_TEXT = /^<(script|style|noscript|template|textarea|title|svg)[\s>/]/;
 const BLOCK_TAG = /^<\/?(p|div|br|li|dt|dd|h[1-6]|tr|td|th|section|article|header|footer|blockquote|pre|table|ul|ol|hr)[\s>/]/;

@@ -2,6 +2,13 @@
 import { stripClosingHashes } from '../passages.js';
 import { ELEMENT_NODE, TEXT_NODE } from './dom.js';
 import type { DomElement, DomNode } from './dom.js';
+import type { Extracted } from './types.js';
+
+/** text/plain and markdown, stored as sent. */
+export function passthrough(body: string, url: string): Extracted {
+  const markdown = tidy(body);
+  return { title: firstMarkdownHeading(markdown) ?? url, markdown, usedFallback: false, method: 'passthrough' };
+}
 
 export const SKIP_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'EMBED', 'HEAD']);
 export const BLOCKS = new Set([
