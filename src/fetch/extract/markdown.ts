@@ -50,7 +50,30 @@ function turndown(): TurndownService {
       return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (li.nextSibling ? '\n' : '');
     },
   });
+  // turndown fences only `<pre><code>`; documentation generators write `<pre>` with highlighting spans
+  // (Sphinx, Pygments), which it stored as escaped prose ("\\>\\>\\> import x").
+  s.addRule('preformatted', {
+    filter: (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+    replacement(_content, node) {
+      const code = (node.textContent ?? '').replace(/^\n+|\s+$/g, '');
+      if (code === '') return '';
+      let size = 3;
+      for (const run of code.match(/^`{3,}/gm) ?? []) size = Math.max(size, run.length + 1);
+      const fence = '`'.repeat(size);
+      return `\n\n${fence}${codeLanguage(node as unknown as DomElement)}\n${code}\n${fence}\n\n`;
+    },
+  });
   s.remove(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'button', 'input', 'select', 'textarea']);
   service = s;
   return s;
+}
+
+/** A code block's language from its own or a wrapper's class (`language-x`, Sphinx's `highlight-x`). */
+function codeLanguage(pre: DomElement): string {
+  for (let el: DomElement | null = pre, up = 0; el && up < 3; el = el.parentNode as DomElement | null, up++) {
+    const cls = el.getAttribute?.('class') ?? '';
+    const m = /(?:^|\s)(?:language|lang|highlight)-([\w+#.-]{1,30})(?:\s|$)/.exec(cls);
+    if (m && !/^(default|none|text|plain)$/i.test(m[1] as string)) return m[1] as string;
+  }
+  return '';
 }
