@@ -47,6 +47,21 @@ await build({
     // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
-  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList) },
+  // true: src/lazy-library.ts loads tldts and yaml from dist/lib/ (below) on first use.
+  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList), __DEEP_RESEARCH_BUNDLED__: 'true' },
+  logLevel: 'warning',
+});
+
+// Libraries loaded on first use (src/lazy-library.ts): one CommonJS file each, compiled only when required.
+await build({
+  entryPoints: Object.fromEntries(['tldts', 'yaml'].map((name) => [name, name])),
+  outdir: 'dist/lib',
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
   logLevel: 'warning',
 });
