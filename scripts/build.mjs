@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildLazyLibraries, LAZY_LIBRARIES_DEFINE } from './lazy-libraries.mjs';
 
 // The PDF and extraction workers are their own entries: worker threads start from a file, and read.ts and
 // extract/off-thread.ts find them as dist/pdf-worker.js and dist/extract-worker.js. pdf.js lands in
@@ -47,21 +48,10 @@ await build({
     // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
-  // true: src/lazy-library.ts loads tldts and yaml from dist/lib/ (below) on first use.
-  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList), __DEEP_RESEARCH_BUNDLED__: 'true' },
+  // src/lazy-library.ts then loads tldts and yaml from dist/lib/ (built below) on first use.
+  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList), ...LAZY_LIBRARIES_DEFINE },
   logLevel: 'warning',
 });
 
 // Libraries loaded on first use (src/lazy-library.ts): one CommonJS file each, compiled only when required.
-await build({
-  entryPoints: Object.fromEntries(['tldts', 'yaml'].map((name) => [name, name])),
-  outdir: 'dist/lib',
-  outExtension: { '.js': '.cjs' },
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await buildLazyLibraries('dist/lib');
