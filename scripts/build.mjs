@@ -6,10 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildLazyLibraries, LAZY_LIBRARIES_DEFINE } from './lazy-libraries.mjs';
 
-// The PDF worker is its own entry: worker threads start from a file, and read.ts finds it as
-// dist/pdf-worker.js. pdf.js lands in chunks only that worker loads.
-const entryPoints = { server: 'src/server.ts', 'pdf-worker': 'src/fetch/pdf/worker.ts' };
+// The PDF and extraction workers are their own entries: worker threads start from a file, and read.ts and
+// extract/off-thread.ts find them as dist/pdf-worker.js and dist/extract-worker.js. pdf.js lands in
+// chunks only the PDF worker loads.
+const entryPoints = { server: 'src/server.ts', 'pdf-worker': 'src/fetch/pdf/worker.ts', 'extract-worker': 'src/fetch/extract/worker.ts' };
 if (existsSync('src/cli.ts')) entryPoints.cli = 'src/cli.ts';
 
 // First pass: the tool list the server would compute at start-up, embedded below as a constant.
@@ -46,6 +48,10 @@ await build({
     // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
-  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList) },
+  // src/lazy-library.ts then loads tldts and yaml from dist/lib/ (built below) on first use.
+  define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList), ...LAZY_LIBRARIES_DEFINE },
   logLevel: 'warning',
 });
+
+// Libraries loaded on first use (src/lazy-library.ts): one CommonJS file each, compiled only when required.
+await buildLazyLibraries('dist/lib');

@@ -2,6 +2,7 @@
 // and a whole thread runs from start_run to complete_thread.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as zlib from 'node:zlib';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -164,6 +165,36 @@ describe('dist/server.js over stdio', () => {
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ content_type: 'pdf', pages: { stored: 41, not_read: 0 } });
       expect((r.structuredContent as { content: string }).content).toContain('SPSS');
+    } finally {
+      await client.close();
+      await web.close();
+    }
+  }, 30_000);
+
+  it('extracts an HTML page in its worker from the bundle (dist/extract-worker.js)', async () => {
+    expect(fs.existsSync(BUNDLE), 'run npm run build first').toBe(true);
+    const page = zlib.gunzipSync(fs.readFileSync(path.resolve('test/fixtures/docs/postgresql-sql-keywords-appendix.html.gz'))).toString('utf8');
+    const web = await startServer((_q, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page);
+    });
+    const root = tempDir();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE],
+      env: { ...process.env, DEEP_RESEARCH_ARTIFACTS: root, DEEP_RESEARCH_LOG: 'off', DEEP_RESEARCH_ALLOW_HOSTS: web.hostPort } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(transport);
+    try {
+      const run = (await client.callTool({ name: 'start_run', arguments: { question: QUESTION, depth: 'quick', brief: { threads: [{ name: 'T', sub_questions: [{ id: 'SQ-1', question: 'Which words are reserved?' }], subjects: ['SQL'] }] } } })) as CallToolResult;
+      const runId = (run.structuredContent as { run_id: string }).run_id;
+      const r = (await client.callTool({ name: 'fetch_source', arguments: { run_id: runId, url: `${web.origin}/sql-keywords-appendix.html`, focus: 'ZONE' } })) as CallToolResult;
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ content_type: 'html' });
+      const stored = fs.readFileSync(path.join(root, runId, 'sources', 'S1.md'), 'utf8');
+      expect(stored).toMatch(/^\| `ZONE` \| non-reserved \| non-reserved \| non-reserved \| reserved \|$/m);
     } finally {
       await client.close();
       await web.close();

@@ -53,7 +53,7 @@ const REFERENCE_LINK = /\[([^\]]*)\]\[[^\]]*\]/g;
  * their text, emphasis, code, strike-through, heading, quote, list and table markers and HTML tags gone.
  */
 export function plainTextProjection(markdown: string): string {
-  let s = markdown.replace(/\r\n?/g, '\n');
+  let s = parkFencedCode(markdown.replace(/\r\n?/g, '\n'));
   s = s.replace(/\\([!-\/:-@\[-`{-~])/g, (_, ch: string) => park(ch));
 
   s = s.replace(/<((?:https?|ftp):\/\/[^\s<>]+|mailto:[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)>/gi, '$1');
@@ -97,6 +97,30 @@ export function plainTextProjection(markdown: string): string {
   return unpark(s);
 }
 
+/**
+ * Fenced code is literal text: its punctuation is parked, so no markup rule reads it (a ">>>" prompt or a
+ * "# comment" at a line's start is not a quote or heading marker there, "<T>" is not a tag).
+ */
+function parkFencedCode(s: string): string {
+  if (!/^ {0,3}(?:```|~~~)/m.test(s)) return s;
+  const lines = s.split('\n');
+  let fence = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence === '') {
+      if (open) fence = open;
+      continue;
+    }
+    if (open && open[0] === fence[0] && open.length >= fence.length && /^ {0,3}(`{3,}|~{3,})\s*$/.test(line)) {
+      fence = '';
+      continue;
+    }
+    lines[i] = line.replace(/[!-\/:-@\[-`{-~]/g, park);
+  }
+  return lines.join('\n');
+}
+
 function isWordChar(ch: string): boolean {
   return /[\p{L}\p{N}]/u.test(ch);
 }
@@ -130,7 +154,8 @@ export function projectForMatching(markdown: string): string {
  * The forms a quote is searched in: as typed, and (when it differs) without the pieces of link syntax a
  * quote cut out of a page can start or end with, which the page's projection drops but the quote's own
  * cannot read as a link: "see [the decimal", "the [decimal](https://docs…", "decimal](url) module". The
- * first form keeps a literal "[options]" matching; either must occur as one contiguous run.
+ * first form keeps a literal "[options]" matching; a third reads the quote as code. Any must occur as one
+ * contiguous run.
  */
 export function quoteNeedles(quote: string): string[] {
   let s = quote.replace(/\r\n?/g, '\n');
@@ -140,7 +165,9 @@ export function quoteNeedles(quote: string): string[] {
   s = s.replace(/(^|[^\\\p{L}\p{N}])\[(?=[^\[\]]*$)/u, '$1');
   // Starts inside a link's text: "text](dest) more" or "text][ref] more" with no "[" before.
   s = s.replace(new RegExp(String.raw`^([^\[\]]*)\](?:\(\s*<?${DEST}>?\s*\)|\[[^\[\]\s]*\])`), '$1');
-  const needles = [projectForMatching(quote), projectForMatching(s)].filter((n) => n.length > 0);
+  // A quote of code is also read as code (literally, as fenced code is stored): "# comment" or "<T>" kept.
+  const literal = /^ {0,3}(?:```|~~~)/m.test(quote) ? '' : projectForMatching(`~~~\n${quote}\n~~~`);
+  const needles = [projectForMatching(quote), projectForMatching(s), literal].filter((n) => n.length > 0);
   return [...new Set(needles)];
 }
 

@@ -1,7 +1,15 @@
 // Origins (SPEC 4.1): the site a text speaks for, i.e. the registrable domain of the URL it came from.
 // The public suffix list (private section included, so `foo.github.io` is its own site) comes from tldts.
-import { getDomain } from 'tldts';
 import { isLocalKey, localOrigin } from './local-key.js';
+import { lazyLibrary } from '../lazy-library.js';
+
+let tldts: typeof import('tldts') | undefined;
+
+/** tldts on first use (see lazy-library.ts). */
+function suffixList(): typeof import('tldts') {
+  tldts ??= lazyLibrary<typeof import('tldts')>('tldts');
+  return tldts;
+}
 
 /** The registrable domain of a URL's host; an IP address or a single-label host is its own origin. */
 export function originOf(url: string): string {
@@ -19,7 +27,7 @@ export function originOfHost(hostname: string): string {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (host === '') throw new Error('a URL without a host has no origin');
   if (!host.includes('.') || host.includes(':') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return host;
-  return getDomain(host, { allowPrivateDomains: true }) ?? host;
+  return suffixList().getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 
 /** A declared primary origin: a domain (`docs.python.org`) or a URL, stored as its registrable domain. */

@@ -5,11 +5,12 @@
  */
 import { extractFullText, extractReadable } from './extract.js';
 import type { Extracted } from './extract.js';
+import { DEFAULT_EXTRACT_TIMEOUT_MS, extractOffThread, prewarmExtraction } from './extract/off-thread.js';
 import { DEFAULT_TOTAL_TIMEOUT_MS, fetchPage } from './http-fetch.js';
 import type { FetchFail, FetchFailKind, FetchOk, FetchOptions } from './http-fetch.js';
 import { sanitizeText } from './untrusted.js';
 
-export { extractFullText, extractReadable, fetchPage };
+export { extractFullText, extractOffThread, extractReadable, fetchPage };
 export type { Extracted, FetchFail, FetchFailKind, FetchOptions };
 export type { FetchOk, LookupFunction } from './http-fetch.js';
 
@@ -49,16 +50,22 @@ export interface ReadFail extends Omit<FetchFail, 'kind'> {
  * Fetches `url` (see fetchPage for the guards), extracts its readable content as markdown, strips
  * invisible characters, and refuses pages whose readable text is under 200 characters.
  */
-export async function readPage(url: string, opts: FetchOptions, o: { full?: boolean } = {}): Promise<ReadOk | ReadFail> {
+export async function readPage(url: string, opts: FetchOptions, o: { full?: boolean; extractTimeoutMs?: number } = {}): Promise<ReadOk | ReadFail> {
   const started = Date.now();
+  // The extraction thread starts while the page downloads.
+  prewarmExtraction();
   const res = await fetchPage(url, opts);
   if (!res.ok) return res;
+  const left = (opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) - (Date.now() - started);
   if (res.raw !== undefined) {
     // The parse shares the call's deadline, with a few seconds at least once the bytes are in.
-    const left = (opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) - (Date.now() - started);
     return readPdfPage(res, opts, Math.max(left, 5_000));
   }
-  const extracted = o.full ? extractFullText(res.body, res.contentType, res.finalUrl) : extractReadable(res.body, res.contentType, res.finalUrl);
+  // Off the main thread and inside what is left of the call's deadline (see extract/off-thread.ts).
+  const extracted = await extractOffThread(
+    { body: res.body, contentType: res.contentType, url: res.finalUrl, ...(o.full ? { full: true } : {}) },
+    { timeoutMs: Math.min(o.extractTimeoutMs ?? DEFAULT_EXTRACT_TIMEOUT_MS, Math.max(left, 2_000)) },
+  );
   const markdown = sanitizeText(extracted.markdown);
   const title = sanitizeText(extracted.title).trim() || res.finalUrl;
   const readable = readableLength(markdown);

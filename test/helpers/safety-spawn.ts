@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
+// @ts-expect-error: a plain .mjs build script, without types.
+import { buildLazyLibraries, LAZY_LIBRARIES_DEFINE } from '../../scripts/lazy-libraries.mjs';
 
 let bundled: Promise<string> | undefined;
 let bundleDir: string | undefined;
@@ -33,8 +35,11 @@ export function childBundle(): Promise<string> {
       target: 'node20',
       logLevel: 'error',
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      define: LAZY_LIBRARIES_DEFINE,
     });
+    // Beside the bundle, as in dist/: the templates, and the libraries loaded on first use.
     fs.cpSync(path.resolve('templates'), path.join(dir, 'templates'), { recursive: true });
+    await buildLazyLibraries(path.join(dir, 'lib'));
     return path.join(dir, 'safety-child.mjs');
   })();
   return bundled;

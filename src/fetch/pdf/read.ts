@@ -11,11 +11,9 @@
  * Each parse runs under a wall-clock limit and a heap limit, so a PDF built to stall or exhaust the parser
  * costs at most that time, and the server answers the next call.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { workerEntry } from '../worker-entry.js';
 import { MAX_PAGES } from './layout.js';
 import type { PdfMarkdown } from './layout.js';
 import type { WorkerAnswer, WorkerJob, WorkerReply, WorkerRequest, WorkerWarm } from './types.js';
@@ -202,7 +200,7 @@ function slot(i: number): Warm {
 }
 
 function start(i: number): Warm {
-  const entry = workerEntry();
+  const entry = workerEntry(import.meta.url, './worker.ts', 'pdf-worker.js');
   const worker = new Worker(entry.file, {
     eval: entry.eval,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
@@ -264,24 +262,4 @@ function retire(w: Warm): void {
   if (w.idle) clearTimeout(w.idle);
   w.idle = undefined;
   void w.worker.terminate();
-}
-
-/**
- * The worker's code. Bundled (dist/), it is `dist/pdf-worker.js`, next to the chunk that loads this code or
- * one folder up. From source (tests, tsx) it is worker.ts, imported through tsx's API: Node 20 does not
- * apply `--import` loader hooks to a worker's entry module.
- */
-function workerEntry(): { file: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (/\.ts$/.test(fileURLToPath(here))) {
-    const api = new URL('./dist/esm/api/index.mjs', pathToFileURL(createRequire(here).resolve('tsx/package.json'))).href;
-    const worker = new URL('./worker.ts', here).href;
-    const code = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(worker)}, ${JSON.stringify(here)}));`;
-    return { file: code, eval: true };
-  }
-  for (const rel of ['./pdf-worker.js', '../pdf-worker.js']) {
-    const file = new URL(rel, here);
-    if (existsSync(file)) return { file, eval: false };
-  }
-  return { file: new URL('./pdf-worker.js', here), eval: false };
 }

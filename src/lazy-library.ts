@@ -1,0 +1,26 @@
+// Libraries that no call needs before its first use are loaded then, not at server start: a cold start
+// compiled and ran the public suffix list (tldts) and the YAML library for every session, about a quarter
+// of the time to the first tool result. The bundle carries each as its own CommonJS file (dist/lib/,
+// built by scripts/build.mjs, whose define selects the first branch below), required
+// synchronously on first use (scripts/lazy-libraries.mjs). From sources (tests, tsx) Node's require loads
+// the package.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const nodeRequire = createRequire(import.meta.url);
+
+/** The libraries split out of the bundle; scripts/build.mjs builds one dist/lib/<name>.cjs for each. */
+export const LAZY_LIBRARIES = ['tldts', 'yaml'] as const;
+
+export function lazyLibrary<T>(name: (typeof LAZY_LIBRARIES)[number]): T {
+  if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {
+    // This code sits in dist/ or in dist/chunks/.
+    for (const rel of [`./lib/${name}.cjs`, `../lib/${name}.cjs`]) {
+      const file = new URL(rel, import.meta.url);
+      if (existsSync(file)) return nodeRequire(fileURLToPath(file)) as T;
+    }
+    throw new Error(`the bundle's dist/lib/${name}.cjs is missing: run npm run build`);
+  }
+  return nodeRequire(name) as T;
+}
