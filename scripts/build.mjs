@@ -50,6 +50,8 @@ await build({
   },
   // src/lazy-library.ts then loads tldts and yaml from dist/lib/ (built below) on first use.
   define: { __DEEP_RESEARCH_TOOL_LIST__: JSON.stringify(toolList), ...LAZY_LIBRARIES_DEFINE },
+  // The SDK's shim loads ajv at start; ours loads it from dist/lib/ on first use (src/sdk-shims.ts).
+  alias: { '@modelcontextprotocol/server/_shims': './src/sdk-shims.ts' },
   logLevel: 'warning',
 });
 

@@ -6,7 +6,8 @@ export const LAZY_LIBRARIES_DEFINE = { 'process.env.DEEP_RESEARCH_BUNDLED_LIBRAR
 
 export async function buildLazyLibraries(outdir) {
   await build({
-    entryPoints: Object.fromEntries(['tldts', 'yaml'].map((name) => [name, name])),
+    // Keep in step with LAZY_LIBRARIES in src/lazy-library.ts.
+    entryPoints: { tldts: 'tldts', yaml: 'yaml', confusables: 'unhomoglyph/data.json', sdkShims: '@modelcontextprotocol/server/_shims' },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -10,10 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 const nodeRequire = createRequire(import.meta.url);
 
-/** The libraries split out of the bundle; scripts/build.mjs builds one dist/lib/<name>.cjs for each. */
-export const LAZY_LIBRARIES = ['tldts', 'yaml'] as const;
+/**
+ * The libraries split out of the bundle, by the name of their dist/lib/<name>.cjs and the module each is
+ * (scripts/lazy-libraries.mjs builds one file for each). Unicode's confusables table (about 120 KB of JSON)
+ * is needed only when page text is fenced; the SDK's JSON Schema validator (ajv) only if a client's answer to
+ * an elicitation is checked, which this server never asks for (src/sdk-shims.ts).
+ */
+export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', confusables: 'unhomoglyph/data.json', sdkShims: '@modelcontextprotocol/server/_shims' } as const;
 
-export function lazyLibrary<T>(name: (typeof LAZY_LIBRARIES)[number]): T {
+export function lazyLibrary<T>(name: keyof typeof LAZY_LIBRARIES): T {
   if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {
     // This code sits in dist/ or in dist/chunks/.
     for (const rel of [`./lib/${name}.cjs`, `../lib/${name}.cjs`]) {
@@ -22,5 +27,5 @@ export function lazyLibrary<T>(name: (typeof LAZY_LIBRARIES)[number]): T {
     }
     throw new Error(`the bundle's dist/lib/${name}.cjs is missing: run npm run build`);
   }
-  return nodeRequire(name) as T;
+  return nodeRequire(LAZY_LIBRARIES[name]) as T;
 }

@@ -1,0 +1,38 @@
+// What the bundle loads to answer `initialize` is what every agent CLI session pays for (SPEC 7, cold start):
+// the libraries only some calls need (the public suffix list, YAML, Unicode's confusables, the SDK's JSON
+// Schema validator) stay out of the modules dist/server.js imports at start, in dist/lib/, loaded on first use.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DIST = path.resolve('dist');
+
+/** Every module dist/server.js imports statically, transitively (dynamic import() is not followed). */
+function startGraph(): Map<string, string> {
+  const seen = new Map<string, string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    const text = fs.readFileSync(file, 'utf8');
+    seen.set(file, text);
+    for (const m of text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'](\.[^"']+)["']/g)) {
+      visit(path.resolve(path.dirname(file), m[1] as string));
+    }
+  };
+  visit(path.join(DIST, 'server.js'));
+  return seen;
+}
+
+describe('the bundle at start', () => {
+  it('imports none of the libraries kept for first use, and ships each in dist/lib', () => {
+    expect(fs.existsSync(path.join(DIST, 'server.js')), 'run npm run build first').toBe(true);
+    const graph = startGraph();
+    expect(graph.size).toBeGreaterThan(1);
+    const all = [...graph.values()].join('\n');
+    // A marker from ajv's own code: the SDK's shim imported it at start before src/sdk-shims.ts.
+    const markers = { ajv: 'Ajv2020' };
+    expect(all).not.toContain(markers.ajv);
+    expect(all).toContain('sdkShims');
+    for (const lib of ['tldts', 'yaml', 'confusables', 'sdkShims']) expect(fs.existsSync(path.join(DIST, 'lib', `${lib}.cjs`)), lib).toBe(true);
+    expect(fs.readFileSync(path.join(DIST, 'lib', 'sdkShims.cjs'), 'utf8')).toContain(markers.ajv);
+  });
+});
