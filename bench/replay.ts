@@ -126,11 +126,14 @@ interface Replayed {
  * could take them. Inputs it did not have are dropped (the outline reader, the passage count), and calls of
  * tools it did not have are not made (they count 0 for it; the current server pays for them).
  */
-const BASELINE_LACKS = { tools: new Set(['coverage_report', 'search_sources']), args: ['thread', 'passages'] };
+const BASELINE_LACKS: { tools: Set<string>; args: Record<string, string[]> } = {
+  tools: new Set(['coverage_report', 'search_sources']),
+  args: { fetch_source: ['thread'], audit_report: ['passages'] },
+};
 function forBaseline(call: Call): Call | undefined {
   if (BASELINE_LACKS.tools.has(call.tool) || call.args.path !== undefined) return undefined;
   const args = { ...call.args };
-  for (const a of BASELINE_LACKS.args) delete args[a];
+  for (const a of BASELINE_LACKS.args[call.tool] ?? []) delete args[a];
   return { ...call, args };
 }
 

@@ -22,7 +22,9 @@ describe('README', () => {
   it('links a real model-written run beside the scripted demo on its first screen', () => {
     const first = fs.readFileSync('README.md', 'utf8').split('\n').slice(0, 24).join('\n');
     expect(first).toMatch(/real run, written by a model: \[examples\/\]\(examples\/README\.md\)/);
-    expect(first).toMatch(/tokens, time,\s+rounds and the judge's verdict/);
+    // Its figures, not a placeholder: tokens, time, rounds and the independent judge's verdict.
+    expect(first).toMatch(/\d+k tokens of tool output and \d+ minutes, rounds per thread [\d,\sand]+, and an\s+independent judge found \d+ of its \d+ claim–source pairs supported/);
+    expect(first).not.toMatch(/TODO/);
     expect(first).toContain('[artifacts/](artifacts/README.md)');
     expect(fs.existsSync('examples/README.md')).toBe(true);
   });
