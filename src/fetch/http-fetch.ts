@@ -31,6 +31,8 @@ export interface FetchOptions {
   totalTimeoutMs?: number;
   /** Cap on the decoded (decompressed) body (bytes). Default 5 MiB. */
   maxBytes?: number;
+  /** Cap for a body served as a PDF (bytes). Default 32 MiB, never below maxBytes. */
+  maxPdfBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
   /** Extra attempts after a transient failure. Default 2. */
@@ -77,6 +79,12 @@ export interface FetchFail {
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * A PDF may be larger: a reference manual runs to thousands of pages (R's refman.pdf is 6.2 MiB, and a real
+ * run lost the very pages its question needed to the page cap). Its parse has limits of its own (pages read,
+ * the bomb pre-check, the parse worker's memory and time), so only the body's own size is capped here.
+ */
+export const PDF_MAX_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_BASE_DELAY_MS = 500;
@@ -272,15 +280,16 @@ async function attemptOnce(startUrl: string, opts: FetchOptions): Promise<Attemp
         if (media && PDF_TYPES.has(media.type)) import('./pdf/read.js').then((m) => m.prewarmPdf(), () => undefined);
         const declared = Number(header(res.headers, 'content-length'));
         const coding = header(res.headers, 'content-encoding');
-        if (Number.isFinite(declared) && declared > maxBytes && !coding) {
+        const cap = media && PDF_TYPES.has(media.type) ? Math.max(maxBytes, opts.maxPdfBytes ?? PDF_MAX_BYTES) : maxBytes;
+        if (Number.isFinite(declared) && declared > cap && !coding) {
           discard(res.body);
-          return tooLarge(shown, maxBytes);
+          return tooLarge(shown, cap);
         }
         let bytes: Buffer;
         try {
-          bytes = await readCapped(res.body, coding, maxBytes);
+          bytes = await readCapped(res.body, coding, cap);
         } catch (err) {
-          if (err instanceof TooLargeError) return tooLarge(shown, maxBytes);
+          if (err instanceof TooLargeError) return tooLarge(shown, cap);
           if (err instanceof UnsupportedCodingError) {
             return { ok: false, kind: 'content-type', message: `${shown.url} was sent with content encoding ${fenceServerValue(coding ?? '')}, which fetch_source cannot decode. Skip this result.`, status, reachedNetwork: true, transient: false };
           }

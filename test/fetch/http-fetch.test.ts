@@ -68,6 +68,22 @@ describe('decoded-size cap', () => {
     }
   });
 
+  it('takes a PDF over the page cap (a reference manual), up to its own cap', async () => {
+    // A real run was refused R's 6.2 MiB reference manual, the one source its question needed.
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(7 * MiB, 0x20)]);
+    const s = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': req.url === '/page' ? 'text/html' : 'application/pdf', 'content-length': pdf.length });
+      res.end(pdf);
+    });
+    const asPdf = await fetchPage(`${s.origin}/manual.pdf`, { allowHosts: allow(s), retries: 0 });
+    expect(asPdf).toMatchObject({ ok: true, contentType: 'application/pdf', bytes: pdf.length });
+    const asPage = await fetchPage(`${s.origin}/page`, { allowHosts: allow(s), retries: 0 });
+    expect(asPage).toMatchObject({ ok: false, kind: 'too-large' });
+    const capped = await fetchPage(`${s.origin}/manual.pdf`, { allowHosts: allow(s), retries: 0, maxPdfBytes: 6 * MiB });
+    expect(capped).toMatchObject({ ok: false, kind: 'too-large' });
+    if (!capped.ok) expect(capped.message).toMatch(/larger than 6 MiB once decompressed/);
+  });
+
   it('decodes gzip, deflate and brotli bodies under the cap', async () => {
     const page = html(`<p>${PROSE}</p>`);
     const s = await serve((req, res) => {
