@@ -113,17 +113,18 @@ export async function runDemo(o: Options): Promise<DemoResult> {
     if (!runId || !reportPath) throw new Error(`the run did not start:\n${main.final}`);
     const runDir = path.dirname(path.resolve(o.cwd, reportPath));
     const v = await callTool('verify_report', { run_id: runId });
+    const verified = parseReply(v.text, v.isError);
     const files = listFiles(runDir);
     return {
       runId,
       runDir,
       files,
       verify: {
-        ok: /^ok: true$/m.test(v.text),
-        problems: /^problems: (.*)$/m.exec(v.text)?.[1] ?? '',
-        citations: Number(/^citations: (\d+)$/m.exec(v.text)?.[1] ?? 0),
-        pairs: Number(/^pairs: (\d+)$/m.exec(v.text)?.[1] ?? 0),
-        supported: Number(/^audit\.supported: (\d+)$/m.exec(v.text)?.[1] ?? 0),
+        ok: verified.bool('ok') === true,
+        problems: (verified.json<{ line: number; message: string }[]>('problems') ?? []).map((p) => `line ${p.line}: ${p.message}`).join('; '),
+        citations: verified.num('citations') ?? 0,
+        pairs: verified.num('pairs') ?? 0,
+        supported: verified.num('audit.supported') ?? 0,
       },
       toolCalls: trace.length,
       outcomes,

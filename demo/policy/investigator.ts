@@ -4,7 +4,7 @@
 // record_round whether to continue, reformulate, advance or stop.
 import { parseBrief, type BriefThreadView } from './documents.js';
 import { buildQuery, keyTerms } from './query.js';
-import { normaliseForMatch, parseReply, type Reply } from './reply.js';
+import { normaliseForMatch, parseReply, unfenced, type Reply } from './reply.js';
 import { pageFor, search, topicOf, type Scenario } from './scenario.js';
 import { calls, mcp, read, type CallResult, type Policy } from './types.js';
 import { plural } from '../../src/plural.js';
@@ -184,7 +184,7 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
         facts.push({
           fact: f.fact,
           url: r.url,
-          source_title: r.reply.str('title') ?? '',
+          source_title: unfenced(r.reply.str('title') ?? ''),
           quote: f.quote,
           confidence: f.confidence,
           ...(sqs.length ? { sub_questions: sqs.map((q) => q.id) } : {}),

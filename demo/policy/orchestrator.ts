@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { parseCompletion, type CompletionView } from './documents.js';
 import { investigatorPrompt } from './investigator.js';
-import { normaliseForMatch, parseReply } from './reply.js';
+import { normaliseForMatch, parseReply, unfenced } from './reply.js';
 import { auditorPrompt } from './auditor.js';
 import { answerText, pageFor, type BriefThread, type Depth, type Scenario, type Variation } from './scenario.js';
 import { calls, callsSaying, mcp, read, write, type Call, type CallResult, type HostInfo, type Observation, type Policy, type Step } from './types.js';
@@ -213,11 +213,14 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     cleanSignoffs = c.num('clean_signoffs') ?? 0;
     openQuestions = c.list('open_questions');
     if (c.bool('stop') === true) break;
-    // The server's ready start for the critic thread; subjects are the planner's to add (none here).
+    // The server's ready start for the critic thread; subjects are the planner's to add (the reply says
+    // so): those of the planned thread whose sub-question the gap reopens, so check_drift has them to find.
     const name = c.str('next_definition.name');
     const subQuestions = c.json<{ id: string; question: string }[]>('next_definition.sub_questions');
     if (!name || !subQuestions?.length) continue;
-    const definition = { sub_questions: subQuestions, subjects: [] as string[] };
+    const asked = new Set(subQuestions.map((q) => q.question));
+    const subjects = [...new Set(threads.filter((t) => t.sub_questions.some((q) => asked.has(q.question))).flatMap((t) => t.subjects))];
+    const definition = { sub_questions: subQuestions, subjects };
     const [opened] = yield* calls(mcp('start_thread', { run_id: runId, thread: name, definition }));
     if (opened!.isError) {
       notes.push(`The critic thread "${name}" could not be opened: ${opened!.text}`);
@@ -241,7 +244,7 @@ export function* orchestrator(commandText: string, host: HostInfo, env: Orchestr
     const text = normaliseForMatch(r.body);
     const facts = (pageFor(scenario, url)?.facts ?? []).filter((f) => text.includes(normaliseForMatch(f.quote)));
     if (facts.length === 0) return;
-    evidence.push({ id: r.str('source_id')!, title: r.str('title') ?? url, url: r.str('url') ?? url, thread: cited.get(url)!.thread, facts });
+    evidence.push({ id: r.str('source_id')!, title: unfenced(r.str('title') ?? url), url: r.str('url') ?? url, thread: cited.get(url)!.thread, facts });
   });
 
   const audit: AuditNote = { split: false, changes: [] };

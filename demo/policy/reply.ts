@@ -140,6 +140,15 @@ function makeReply(text: string, isError: boolean, fields: Map<string, string>, 
   return reply;
 }
 
+/**
+ * A page-derived field (fetch_source's `title`) comes fenced as `<untrusted-page-content>…</…>`: the fence
+ * marks it as data for the reader, and a writer quoting the title in a report leaves the tags out.
+ */
+export function unfenced(s: string): string {
+  const m = /^<untrusted-page-content>([\s\S]*)<\/untrusted-page-content>$/.exec(s);
+  return m ? (m[1] ?? '') : s;
+}
+
 /** Claude Code's Read tool numbers lines (`   12\t…` or `12→…`); the demo's reader does not. */
 export function stripLineNumbers(text: string): string {
   const lines = text.split('\n');

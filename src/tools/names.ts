@@ -12,5 +12,6 @@ export const TOOL_NAMES = [
   'record_audit',
   'verify_report',
   'coverage_report',
+  'search_sources',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

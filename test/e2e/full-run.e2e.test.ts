@@ -91,7 +91,7 @@ describe('full run from the plugin', () => {
     expect(critiques.map((c) => field(c.text, 'stop'))).toEqual(['false', 'false', 'true']);
     const target = field(critiques[0]!.text, 'next_target');
     // The critic thread's name is a few words of the target (issue 17), not the whole query.
-    const words = (target ?? '').toLowerCase().replace(/["']/g, '').split(/\s+/);
+    const words = (target ?? '').toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').split(/\s+/);
     expect([...completions(dir).keys()].some((t) => t.startsWith('Critic 1: ') && t.slice('Critic 1: '.length).toLowerCase().split(' ').every((w) => words.includes(w)))).toBe(true);
   });
 

@@ -29,6 +29,17 @@ afterAll(async () => {
 
 const field = (text: string, key: string) => parseReply(text).str(key);
 
+/**
+ * Every reply's text is the JSON of its structuredContent: a control parses it, changes fields and
+ * serialises it again, so the policy reads the altered reply the way it reads a real one.
+ */
+function editReply(text: string, edit: (v: Record<string, unknown>) => void): string {
+  const v = JSON.parse(text) as Record<string, unknown>;
+  edit(v);
+  return JSON.stringify(v);
+}
+const jsonOf = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
 describe('baseline: the policy follows the server to a verified report', () => {
   it('stops each thread where the server says, for the reason it gives', () => {
     const trials = serverCalls(baseline.trace, { tool: 'record_round', label: TRIALS });
@@ -70,8 +81,8 @@ describe('negative controls: one altered reply, a different course', () => {
     const run = await runInProcess({
       web,
       tamper: (call, result) =>
-        call.tool === 'mcp' && call.name === 'record_round' && call.args.thread === TRIALS && /^round: 1$/m.test(result.text)
-          ? { ...result, text: result.text.replace('action: CONTINUE', 'action: STOP') }
+        call.tool === 'mcp' && call.name === 'record_round' && call.args.thread === TRIALS && jsonOf(result.text).round === 1
+          ? { ...result, text: editReply(result.text, (v) => expectAndSet(v, 'action', 'CONTINUE', 'STOP')) }
           : result,
     });
     const rounds = serverCalls(run.trace, { tool: 'record_round', label: TRIALS });
@@ -88,9 +99,17 @@ describe('negative controls: one altered reply, a different course', () => {
     const run = await runInProcess({
       web,
       tamper: (call, result) => {
-        if (!(call.tool === 'mcp' && call.name === 'record_round' && call.args.thread === COUNTER && /^round: 1$/m.test(result.text))) return result;
+        if (!(call.tool === 'mcp' && call.name === 'record_round' && call.args.thread === COUNTER && jsonOf(result.text).round === 1)) return result;
         const q = String(call.args.query);
-        return { ...result, text: result.text.replace('action: CONTINUE', 'action: REFORMULATE').replace(/^next\.round: (\d+)$/m, `next.round: $1\nnext.reformulate_from: ${q}\nnext.escape_strategy: negative search`) };
+        return {
+          ...result,
+          text: editReply(result.text, (v) => {
+            expectAndSet(v, 'action', 'CONTINUE', 'REFORMULATE');
+            const next = v.next as Record<string, unknown>;
+            expect(next.round).toBe(2);
+            Object.assign(next, { reformulate_from: q, escape_strategy: 'negative search' });
+          }),
+        };
       },
     });
     const rounds = serverCalls(run.trace, { tool: 'record_round', label: COUNTER });
@@ -109,7 +128,13 @@ describe('negative controls: one altered reply, a different course', () => {
       web,
       tamper: (call, result) => {
         if (call.tool !== 'mcp' || call.name !== 'check_drift' || call.args.source_id !== 'S1') return result;
-        return { ...result, text: result.text.replace('action: extract', 'action: skip').replace('drift: false', 'drift: true') };
+        return {
+          ...result,
+          text: editReply(result.text, (v) => {
+            expectAndSet(v, 'action', 'extract', 'skip');
+            expectAndSet(v, 'drift', false, true);
+          }),
+        };
       },
     });
     const round1 = serverCalls(run.trace, { tool: 'record_round', label: TRIALS })[0]!;
@@ -122,8 +147,15 @@ describe('negative controls: one altered reply, a different course', () => {
     const run = await runInProcess({
       web,
       tamper: (call, result) =>
-        call.tool === 'mcp' && call.name === 'record_critique' && /^critic_round: 1$/m.test(result.text)
-          ? { ...result, text: result.text.replace('stop: false', 'stop: true').replace(/^next_target: .*\n/m, '') }
+        call.tool === 'mcp' && call.name === 'record_critique' && jsonOf(result.text).critic_round === 1
+          ? {
+              ...result,
+              text: editReply(result.text, (v) => {
+                expectAndSet(v, 'stop', false, true);
+                expect(v.next_target).toBeTypeOf('string');
+                delete v.next_target;
+              }),
+            }
           : result,
     });
     expect(serverCalls(run.trace, { tool: 'record_critique' })).toHaveLength(1);
@@ -164,6 +196,12 @@ describe('negative controls: one altered reply, a different course', () => {
     expect(report).toMatch(/^Removed on verification: /m);
   });
 });
+
+/** A control alters a field that really held the baseline's value; otherwise it would alter nothing. */
+function expectAndSet(v: Record<string, unknown>, key: string, from: unknown, to: unknown): void {
+  expect(v[key]).toBe(from);
+  v[key] = to;
+}
 
 function slugOf(run: InProcessRun, thread: string): string {
   const file = fs.readdirSync(run.runDir).find((f) => f.startsWith('thread-completion-') && fs.readFileSync(path.join(run.runDir, f), 'utf8').includes(`# Thread Completion Report: ${thread}\n`));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connect, type Harness } from '../helpers/mcp.js';
 import { TOOLS } from '../../src/tools/index.js';
+import { TOOL_NAMES } from '../../src/tools/names.js';
 
 let h: Harness;
 let tools: Awaited<ReturnType<Harness['client']['listTools']>>['tools'];
@@ -22,6 +23,10 @@ describe('tool contract', () => {
 
   it('exposes exactly the SPEC 5 tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...SPEC_TOOLS].sort());
+  });
+
+  it('names every served tool in TOOL_NAMES, which the other CLIs\' generated files allow', () => {
+    expect([...TOOL_NAMES].sort()).toEqual(tools.map((t) => t.name).sort());
   });
 
   it.each(SPEC_TOOLS)('%s has annotations, an output schema, a contract description and no top-level union', (name) => {
