@@ -7,7 +7,7 @@ export const LAZY_LIBRARIES_DEFINE = { 'process.env.DEEP_RESEARCH_BUNDLED_LIBRAR
 export async function buildLazyLibraries(outdir) {
   await build({
     // Keep in step with LAZY_LIBRARIES in src/lazy-library.ts.
-    entryPoints: { tldts: 'tldts', yaml: 'yaml', confusables: 'unhomoglyph/data.json', sdkShims: '@modelcontextprotocol/server/_shims' },
+    entryPoints: { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims' },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -12,11 +12,10 @@ const nodeRequire = createRequire(import.meta.url);
 
 /**
  * The libraries split out of the bundle, by the name of their dist/lib/<name>.cjs and the module each is
- * (scripts/lazy-libraries.mjs builds one file for each). Unicode's confusables table (about 120 KB of JSON)
- * is needed only when page text is fenced; the SDK's JSON Schema validator (ajv) only if a client's answer to
- * an elicitation is checked, which this server never asks for (src/sdk-shims.ts).
+ * (scripts/lazy-libraries.mjs builds one file for each). The SDK's JSON Schema validator (ajv) is needed only
+ * if a client's answer to an elicitation is checked, which this server never asks for (src/sdk-shims.ts).
  */
-export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', confusables: 'unhomoglyph/data.json', sdkShims: '@modelcontextprotocol/server/_shims' } as const;
+export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims' } as const;
 
 export function lazyLibrary<T>(name: keyof typeof LAZY_LIBRARIES): T {
   if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {

@@ -1,2 +1,0 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
-import{existsSync as e}from"node:fs";import{createRequire as i}from"node:module";import{fileURLToPath as l}from"node:url";var t=i(import.meta.url),n={tldts:"tldts",yaml:"yaml",confusables:"unhomoglyph/data.json",sdkShims:"@modelcontextprotocol/server/_shims"};function u(o){for(let s of[`./lib/${o}.cjs`,`../lib/${o}.cjs`]){let r=new URL(s,import.meta.url);if(e(r))return t(l(r))}throw new Error(`the bundle's dist/lib/${o}.cjs is missing: run npm run build`)}export{u as a};
