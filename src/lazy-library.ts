@@ -28,3 +28,18 @@ export function lazyLibrary<T>(name: keyof typeof LAZY_LIBRARIES): T {
   }
   return nodeRequire(LAZY_LIBRARIES[name]) as T;
 }
+
+/** Data files kept out of the bundle's start: dist/lib/<name>.json, copied from the package by scripts/lazy-libraries.mjs. */
+export const LAZY_DATA = { confusables: 'unhomoglyph/data.json' } as const;
+
+/** A JSON data file read on first use (Unicode's confusables table is 117 kB of code when bundled). */
+export function lazyData<T>(name: keyof typeof LAZY_DATA): T {
+  if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {
+    for (const rel of [`./lib/${name}.json`, `../lib/${name}.json`]) {
+      const file = new URL(rel, import.meta.url);
+      if (existsSync(file)) return nodeRequire(fileURLToPath(file)) as T;
+    }
+    throw new Error(`the bundle's dist/lib/${name}.json is missing: run npm run build`);
+  }
+  return nodeRequire(LAZY_DATA[name]) as T;
+}

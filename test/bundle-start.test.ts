@@ -1,5 +1,5 @@
 // What the bundle loads to answer `initialize` is what every agent CLI session pays for (SPEC 7, cold start):
-// the libraries only some calls need (the public suffix list, YAML, the SDK's JSON Schema validator) stay out of
+// the libraries only some calls need (the public suffix list, YAML, the SDK's JSON Schema validator, Unicode's confusables) stay out of
 // the modules dist/server.js imports at start, in dist/lib/, loaded on first use, and each of those loads.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,12 +30,15 @@ describe('the bundle at start', () => {
     expect(graph.size).toBeGreaterThan(1);
     const all = [...graph.values()].join('\n');
     // A marker from ajv's own code: the SDK's shim imported it at start before src/sdk-shims.ts.
-    const markers = { ajv: 'Ajv2020' };
+    // And a letter of Unicode's confusables table (Lisu ꓐ, which reads as B), as the bundle spells it.
+    const markers = { ajv: 'Ajv2020', confusables: ['\\uA4D0', 'ꓐ'] };
     expect(all).not.toContain(markers.ajv);
+    for (const m of markers.confusables) expect(all).not.toContain(m);
     expect(all).toContain('sdkShims');
     // Each loads (a real run met a dist/lib file that did not compile, only when a page was first fenced).
     const load = createRequire(import.meta.url);
     for (const lib of ['tldts', 'yaml', 'sdkShims']) expect(() => load(path.join(DIST, 'lib', `${lib}.cjs`)), lib).not.toThrow();
     expect(fs.readFileSync(path.join(DIST, 'lib', 'sdkShims.cjs'), 'utf8')).toContain(markers.ajv);
+    expect((load(path.join(DIST, 'lib', 'confusables.json')) as Record<string, string>)['ꓐ']).toBe('B');
   });
 });

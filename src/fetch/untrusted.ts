@@ -2,7 +2,7 @@
  * Page text is data, never instructions (SPEC §7). It reaches the model only inside a marked block that
  * page text cannot close, with invisible characters that can hide or reorder instructions removed.
  */
-import CONFUSABLES from 'unhomoglyph/data.json' with { type: 'json' };
+import { lazyData } from '../lazy-library.js';
 
 // Zero-width and invisible formatting characters, bidi embeddings/overrides/isolates and marks, Unicode
 // tag characters (used to smuggle invisible ASCII), supplementary variation selectors (same trick), and
@@ -21,8 +21,12 @@ export function sanitizeText(s: string): string {
 
 export const UNTRUSTED_TAG = 'untrusted-page-content';
 
-/** Unicode's confusables (confusables.txt, as unhomoglyph ships it): a character to the one it reads as. */
-const CONFUSABLE = CONFUSABLES as Record<string, string>;
+/**
+ * Unicode's confusables (confusables.txt, as unhomoglyph ships it): a character to the one it reads as.
+ * Read when a page first has a bracket to check, not at server start.
+ */
+let confusable: Record<string, string> | undefined;
+const confusables = (): Record<string, string> => (confusable ??= lazyData<Record<string, string>>('confusables'));
 
 // Anything that could read as our opening or closing tag. A bracket (`<`, or a lookalike: full-width,
 // small, modifier, syllabics, guillemets, angle and curved angle brackets; or the entities `&lt;`, `&#60;`,
@@ -70,7 +74,7 @@ function fold(ch: string): string {
 }
 
 function latinOf(c: string): string | undefined {
-  return /^[\p{L}\p{N}]$/u.test(c) ? (LOOKALIKE[c] ?? CONFUSABLE[c]) : undefined;
+  return /^[\p{L}\p{N}]$/u.test(c) ? (LOOKALIKE[c] ?? confusables()[c]) : undefined;
 }
 
 /** Whether the text after a bracket at `from` spells the tag's name (with or without a leading `/`). */
