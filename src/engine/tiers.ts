@@ -1,4 +1,4 @@
-import type { Depth, TierBudgets } from './types.js';
+import { DEPTHS, type Depth, type TierBudgets } from './types.js';
 
 /** SPEC 4.1 depth tiers. */
 export const TIERS: Record<Depth, TierBudgets> = {
@@ -14,4 +14,19 @@ export const TIERS: Record<Depth, TierBudgets> = {
 export function maxFetches(depth: Depth, threadCount: number): number {
   const t = TIERS[depth];
   return threadCount * t.rounds_per_thread * t.results_per_round;
+}
+
+/**
+ * The dry run's note on thread caps: each tier whose cap the brief's threads reach or exceed, next to the
+ * count, so that the plan is trimmed or the tier chosen before a real start refuses it.
+ */
+export function threadCapNote(threads: number): string | undefined {
+  const near = DEPTHS.filter((d) => threads >= TIERS[d].max_threads);
+  if (near.length === 0) return undefined;
+  const caps = near.map((d) => {
+    const cap = TIERS[d].max_threads;
+    const where = threads > cap ? 'over: refused' : 'at the cap: no thread can be added';
+    return `${d} allows ${cap} (${where})`;
+  });
+  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; ${caps.join(', ')} (critic threads do not count); to add one, merge threads or choose a tier that allows more`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TIERS, maxFetches } from '../../src/engine/tiers.js';
+import { TIERS, maxFetches, threadCapNote } from '../../src/engine/tiers.js';
 
 describe('tiers', () => {
   it('match SPEC 4.1', () => {
@@ -15,5 +15,13 @@ describe('tiers', () => {
     expect(maxFetches('standard', 3)).toBe(75);
     expect(maxFetches('deep', 6)).toBe(300);
     expect(maxFetches('standard', 0)).toBe(0);
+  });
+
+  it('the thread-cap note names each tier the thread count reaches or exceeds, and only those', () => {
+    expect(threadCapNote(1)).toBeUndefined();
+    expect(threadCapNote(2)).toBe('the brief has 2 threads; quick allows 2 (at the cap: no thread can be added) (critic threads do not count); to add one, merge threads or choose a tier that allows more');
+    expect(threadCapNote(3)).toContain('; quick allows 2 (over: refused) (critic');
+    expect(threadCapNote(4)).toContain('quick allows 2 (over: refused), standard allows 4 (at the cap: no thread can be added) (critic');
+    expect(threadCapNote(6)).toContain('standard allows 4 (over: refused), deep allows 6 (at the cap');
   });
 });
