@@ -7,7 +7,8 @@ import { rankingQuestion } from './coverage-audit.js';
 import { isStopWord, terms } from './text.js';
 
 // Source hints that name the kind of document (in any phase) mark the thread as reading normative text.
-const NORMATIVE_SOURCES = /\b(?:specs?|specifications?|standards?|manuals?|polic(?:y|ies)|rfcs?|normative|handbooks?|documentation|reference guides?|man pages?)\b/i;
+// "documentation" alone is left out: a software question's docs are read for forums and examples too.
+const NORMATIVE_SOURCES = /\b(?:specs?|specifications?|standards?|manuals?|polic(?:y|ies)|rfcs?|normative|handbooks?|man pages?)\b/i;
 
 /** Whether the thread reads a specification, manual or standard: its sources are local, or its hints say so. */
 export function readsNormativeText(i: { primaryOrigins?: readonly string[]; hints?: SourceHints; runHints?: SourceHints }): boolean {

@@ -17,16 +17,17 @@ export function maxFetches(depth: Depth, threadCount: number): number {
 }
 
 /**
- * The dry run's note on thread caps: each tier whose cap the brief's threads reach or exceed, next to the
- * count, so that the plan is trimmed or the tier chosen before a real start refuses it.
+ * The dry run's note on thread caps, when the brief's threads reach the chosen tier's cap or come within
+ * one of it: every tier's cap next to the count, so that the plan is trimmed or the tier chosen before a
+ * real start refuses it (a trial's first dry run asked a tier too small and was refused).
  */
-export function threadCapNote(threads: number): string | undefined {
-  const near = DEPTHS.filter((d) => threads >= TIERS[d].max_threads);
-  if (near.length === 0) return undefined;
-  const caps = near.map((d) => {
+export function threadCapNote(threads: number, depth: Depth): string | undefined {
+  if (threads < TIERS[depth].max_threads - 1) return undefined;
+  const caps = DEPTHS.map((d) => {
     const cap = TIERS[d].max_threads;
-    const where = threads > cap ? 'over: refused' : 'at the cap: no thread can be added';
-    return `${d} allows ${cap} (${where})`;
+    const where = threads > cap ? 'over: refused' : threads === cap ? 'at the cap' : threads === cap - 1 ? 'one below the cap' : '';
+    const notes = [...(d === depth ? ['this run'] : []), ...(where ? [where] : [])];
+    return `${d} allows ${cap}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
   });
-  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; ${caps.join(', ')} (critic threads do not count); to add one, merge threads or choose a tier that allows more`;
+  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; thread caps: ${caps.join(', ')}; critic threads do not count`;
 }

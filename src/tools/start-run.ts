@@ -108,7 +108,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       const warnings = planWarnings(r.brief, r.budgets, r.depth);
       if (!dry) return { warnings };
       const { warning, ...roots } = localRoots(ctx);
-      const caps = threadCapNote(r.brief.threads.length);
+      const caps = threadCapNote(r.brief.threads.length, r.depth);
       return { warnings: [...warnings, ...(caps ? [caps] : []), ...(warning ? [warning] : [])], tiers: TIERS, ...roots };
     };
     const existingReply = (runId: string, dry: boolean) => {

@@ -17,11 +17,16 @@ describe('tiers', () => {
     expect(maxFetches('standard', 0)).toBe(0);
   });
 
-  it('the thread-cap note names each tier the thread count reaches or exceeds, and only those', () => {
-    expect(threadCapNote(1)).toBeUndefined();
-    expect(threadCapNote(2)).toBe('the brief has 2 threads; quick allows 2 (at the cap: no thread can be added) (critic threads do not count); to add one, merge threads or choose a tier that allows more');
-    expect(threadCapNote(3)).toContain('; quick allows 2 (over: refused) (critic');
-    expect(threadCapNote(4)).toContain('quick allows 2 (over: refused), standard allows 4 (at the cap: no thread can be added) (critic');
-    expect(threadCapNote(6)).toContain('standard allows 4 (over: refused), deep allows 6 (at the cap');
+  it('the thread-cap note fires at or one below the chosen tier\'s cap and names every tier\'s cap beside the count', () => {
+    expect(threadCapNote(2, 'standard')).toBeUndefined();
+    expect(threadCapNote(2, 'deep')).toBeUndefined();
+    expect(threadCapNote(1, 'quick')).toBe(
+      'the brief has 1 thread; thread caps: quick allows 2 (this run, one below the cap), standard allows 4, deep allows 6; critic threads do not count',
+    );
+    expect(threadCapNote(3, 'standard')).toBe(
+      'the brief has 3 threads; thread caps: quick allows 2 (over: refused), standard allows 4 (this run, one below the cap), deep allows 6; critic threads do not count',
+    );
+    expect(threadCapNote(4, 'standard')).toContain('standard allows 4 (this run, at the cap)');
+    expect(threadCapNote(6, 'deep')).toContain('quick allows 2 (over: refused), standard allows 4 (over: refused), deep allows 6 (this run, at the cap)');
   });
 });
