@@ -9,12 +9,16 @@ const CODE_SPAN = /(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
 const OPTION = /(?<![\p{L}\p{N}-])--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?/gu;
 const PATH = /(?<![\p{L}\p{N}/])\/[\w.+-]+(?:\/[\w.+-]+)+\/?(?<![.])/gu;
 
-/** Text as code is compared: no markdown escapes or backticks, quotes folded, one space, lower case. */
+/**
+ * Text as code is compared: no markdown escapes, backticks or emphasis marks (a manual's `_new-version_`
+ * placeholder; dropped on both sides, so `rm_conffile` still matches itself), quotes folded, one space,
+ * lower case.
+ */
 function codeForm(text: string): string {
   return text
     .normalize('NFKC')
     .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
-    .replace(/`/g, '')
+    .replace(/[`*_]/g, '')
     .replace(/[‘’]/g, "'")
     .replace(/[“”]/g, '"')
     .replace(/\s+/g, ' ')

@@ -30,6 +30,10 @@ describe('codeNotInQuote', () => {
     expect(codeNotInQuote('`postrm` actions must rely only on essential packages.', quote)).toEqual([]);
     expect(codeNotInQuote('The `POSTRM` script relies on essential packages.', quote)).toEqual([]);
     expect(codeNotInQuote('Use `new_version` with --force-all.', 'call it with new\\_version and `--force-all`')).toEqual([]);
+    // A placeholder in italics, as a manual marks it.
+    expect(codeNotInQuote('It is called as `old-postrm upgrade new-version`.', '`old-postrm` upgrade _new-version_')).toEqual([]);
+    expect(codeNotInQuote('Use `rm_conffile`.', 'the rm_conffile command')).toEqual([]);
+    expect(codeNotInQuote('Use `rm_conffile`.', 'the mv_conffile command')).toEqual(['rm_conffile']);
   });
   it('counts the headings above the quote, and says nothing without a quote', () => {
     expect(codeNotInQuote('`postinst configure` is called after unpacking.', 'Called after the package is unpacked.', ['6.5. Summary', 'postinst configure'])).toEqual([]);
