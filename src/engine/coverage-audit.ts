@@ -88,10 +88,27 @@ export function reportQuotes(report: string): string[] {
   return out;
 }
 
+// A sentence that binds: the requirements of a specification, manual or standard (RFC 2119's words, and
+// the plain forms a manual uses). "may" is left out: it permits, and most prose uses it for "might".
+const REQUIREMENT = /\b(?:must|shall|should|required|requires?|mandatory|may not|is not allowed|are not allowed|is forbidden|are forbidden)\b/i;
+
+/** Whether a sentence states a requirement. */
+export function isRequirement(sentence: string): boolean {
+  return REQUIREMENT.test(sentence);
+}
+
+function sentenceStated(p: ReadonlySet<string>, report: readonly ReadonlySet<string>[]): boolean {
+  return report.some((r) => {
+    const n = shared(r, p);
+    return n >= STATED.minShared && n >= STATED.ofPassage * p.size;
+  });
+}
+
 /**
  * A passage is stated when the report quotes it (six words or more, verbatim: the writer took it up even
  * where the window around it carries other sentences), or when at least half of its sentences (those with
- * something to say) are each stated by one sentence of the report.
+ * something to say) are each stated by one sentence of the report and none of its requirements is left
+ * out: a manual's "must" beside a sentence the report does state is what a reader of the report misses.
  */
 export function isStated(passage: string, report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): boolean {
   if (quotes.length > 0) {
@@ -99,16 +116,33 @@ export function isStated(passage: string, report: readonly ReadonlySet<string>[]
     if (quotes.some((q) => text.includes(q))) return true;
   }
   const parts = sentencesOf(passage)
-    .map((s) => stems(s))
-    .filter((s) => s.size >= MIN_SENTENCE_STEMS);
+    .map((s) => ({ stems: stems(s), requirement: isRequirement(s) }))
+    .filter((s) => s.stems.size >= MIN_SENTENCE_STEMS);
   if (parts.length === 0) return false;
-  const stated = parts.filter((p) =>
-    report.some((r) => {
-      const n = shared(r, p);
-      return n >= STATED.minShared && n >= STATED.ofPassage * p.size;
-    }),
-  ).length;
-  return stated * 2 >= parts.length;
+  const stated = parts.map((p) => sentenceStated(p.stems, report));
+  if (parts.some((p, i) => p.requirement && !stated[i])) return false;
+  return stated.filter(Boolean).length * 2 >= parts.length;
+}
+
+/** A requirement weighs this much more than another sentence when a passage's sentence is picked. */
+export const REQUIREMENT_WEIGHT = 2;
+
+/**
+ * How the coverage audit picks the sentence a passage is cut around (`sentenceWeight` of the passage
+ * index): a sentence the report states or quotes weighs nothing, so the passage shows what it leaves out;
+ * a requirement weighs REQUIREMENT_WEIGHT, so a manual's "must" is shown before the sentence that
+ * introduces it.
+ */
+export function coverageWeight(report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): (sentence: string) => number {
+  return (sentence) => {
+    const st = stems(sentence);
+    if (st.size >= MIN_SENTENCE_STEMS && sentenceStated(st, report)) return 0;
+    if (quotes.length > 0) {
+      const text = quoteForm(sentence);
+      if (text.split(' ').length >= QUOTE_MIN_WORDS && quotes.some((q) => q.includes(text) || text.includes(q))) return 0;
+    }
+    return isRequirement(sentence) ? REQUIREMENT_WEIGHT : 1;
+  };
 }
 
 /** The report's sentences as stem sets, ready for `isStated`. */

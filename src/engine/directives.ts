@@ -3,6 +3,7 @@ import type { EscapeStrategy, Phase } from './types.js';
 import type { ThreadState } from './thread-state.js';
 import { forcedSubject } from './coverage.js';
 import { heldHint } from './verified-answers.js';
+import { localQuery, NORMATIVE_FETCH_PROMPTS, NORMATIVE_HINTS, readsNormativeText } from './normative.js';
 
 export interface Directives {
   round: number;
@@ -49,14 +50,20 @@ export function nextDirectives(state: ThreadState): Directives {
   // The thread's hints, else the run's, else the generic ones: "registries and datasets" fits a
   // statistics question and misleads on a software one.
   const own = state.definition.source_hints?.[state.phase] ?? state.run_source_hints?.[state.phase];
-  const hints = own && own.length > 0 ? [...own] : [...PHASE_HINTS[state.phase]];
+  const normative = readsNormativeText({ primaryOrigins: state.definition.primary_origins, hints: state.definition.source_hints, runHints: state.run_source_hints });
+  const hints = own && own.length > 0 ? [...own] : [...(normative ? NORMATIVE_HINTS : PHASE_HINTS)[state.phase]];
   const escape = state.pending.escape_strategy;
   if (escape) hints.unshift(`escape: ${ESCAPE_HINTS[escape]}`);
   for (const u of [...(state.pending.verify ?? [])].reverse()) hints.unshift(heldHint(u, state.definition.primary_origins ?? []));
   const local = (state.definition.primary_origins ?? []).filter((o) => o.startsWith('local:'));
-  if (local.length > 0) hints.unshift(`this thread's sources are local (${local.join(', ')}): search_sources first, then the web for other kinds of source`);
+  if (local.length > 0) {
+    const query = localQuery(state, forced);
+    hints.unshift(
+      `this thread's sources are local (${local.join(', ')}): search_sources first, then the web for other kinds of source${query ? `; a query to try: "${query}"` : ''}`,
+    );
+  }
   if (forced) hints.unshift(`this round targets the subject "${forced}": list it in targeted_subjects`);
-  const d: Directives = { round, phase: state.phase, query_hints: hints, fetch_prompt: PHASE_FETCH_PROMPTS[state.phase] };
+  const d: Directives = { round, phase: state.phase, query_hints: hints, fetch_prompt: (normative ? NORMATIVE_FETCH_PROMPTS : PHASE_FETCH_PROMPTS)[state.phase] };
   if (forced) d.forced_subject = forced;
   if (state.pending.reformulate_from) d.reformulate_from = state.pending.reformulate_from;
   if (escape) d.escape_strategy = escape;

@@ -6,6 +6,7 @@ import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestion
 import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from './facts.js';
 import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
 import { numberedHeadingsAbove } from './numbered-headings.js';
+import { codeNotInQuote } from './code-in-quote.js';
 import { quoteStruckThrough, STRUCK_WARNING } from './struck.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
@@ -113,7 +114,10 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     const stored = ctx.storedText(key);
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
-    else numberWarning(f, i, stored, warnings);
+    else {
+      numberWarning(f, i, stored, warnings);
+      codeWarning(f, i, stored, warnings);
+    }
     if (admitted.grounded && f.quote !== undefined && stored !== undefined && quoteStruckThrough(f.quote, stored.markdown)) warnings.push(`fact ${i + 1}: ${STRUCK_WARNING}`);
     const also = groundAlso(f, i, ctx, warnings);
     const own = stored?.origin ?? originFor(ctx, f.url);
@@ -192,6 +196,17 @@ function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefi
   // Recorded as given: a number from a table cell can be right without being in the quote.
   warnings.push(
     `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote, the headings above it or the page title (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
+  );
+}
+
+function codeWarning(f: RoundFactInput, i: number, stored: StoredText | undefined, warnings: string[]): void {
+  let unquoted = codeNotInQuote(f.fact, f.quote);
+  // A manual names the command a section documents in its heading, above the sentence that is quoted.
+  if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) unquoted = codeNotInQuote(f.fact, f.quote, [stored.title, ...enclosingHeadings(f.quote, stored.markdown)]);
+  if (unquoted.length === 0) return;
+  const it = unquoted.length === 1 ? 'it' : 'them';
+  warnings.push(
+    `fact ${i + 1}: ${unquoted.map((t) => `\`${t}\``).join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); from the next round, quote the words that name ${it}, or leave ${it} out of the fact`,
   );
 }
 

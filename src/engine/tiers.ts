@@ -1,4 +1,4 @@
-import type { Depth, TierBudgets } from './types.js';
+import { DEPTHS, type Depth, type TierBudgets } from './types.js';
 
 /** SPEC 4.1 depth tiers. */
 export const TIERS: Record<Depth, TierBudgets> = {
@@ -14,4 +14,20 @@ export const TIERS: Record<Depth, TierBudgets> = {
 export function maxFetches(depth: Depth, threadCount: number): number {
   const t = TIERS[depth];
   return threadCount * t.rounds_per_thread * t.results_per_round;
+}
+
+/**
+ * The dry run's note on thread caps, when the brief's threads reach the chosen tier's cap or come within
+ * one of it: every tier's cap next to the count, so that the plan is trimmed or the tier chosen before a
+ * real start refuses it (a trial's first dry run asked a tier too small and was refused).
+ */
+export function threadCapNote(threads: number, depth: Depth): string | undefined {
+  if (threads < TIERS[depth].max_threads - 1) return undefined;
+  const caps = DEPTHS.map((d) => {
+    const cap = TIERS[d].max_threads;
+    const where = threads > cap ? 'over: refused' : threads === cap ? 'at the cap' : threads === cap - 1 ? 'one below the cap' : '';
+    const notes = [...(d === depth ? ['this run'] : []), ...(where ? [where] : [])];
+    return `${d} allows ${cap}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+  });
+  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; thread caps: ${caps.join(', ')}; critic threads do not count`;
 }

@@ -452,6 +452,12 @@ export interface PassageOptions {
    * (`window`, the default), or to its head (`head`, the ranking before issue 17, kept for bench/pair-context.ts).
    */
   longSentence?: 'window' | 'head';
+  /**
+   * A weight per sentence of the unit (default 1) that multiplies its matching words when the passage's
+   * sentence is picked; 0 leaves a sentence out of the pick, and a unit all of whose sentences weigh 0 gives
+   * no passage. The coverage audit weighs out what the report states and up what a manual requires.
+   */
+  sentenceWeight?: (sentence: string) => number;
 }
 
 /**
@@ -507,7 +513,7 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
       return best
         .map((x) => ({
           source_id: x.s.id,
-          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window'),
+          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', options.sentenceWeight),
           score: x.score,
           share: own.length === 0 ? 0 : own.filter((t) => docs[x.i]?.counts.has(t)).length / own.length,
           unit: `${x.s.id}@${x.u.start}`,
@@ -533,7 +539,7 @@ export function passageStrength(passage: string, statement: string): number {
 export const WEAK_PASSAGE = 0.5;
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
-function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head'): string {
+function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head', weight?: (sentence: string) => number): string {
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
@@ -547,7 +553,13 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
   const sentences = flat.split(/(?<=[.!?。！？]["'”’)\]]*)\s+/).filter((s) => s !== '');
   if (sentences.length === 0) return '';
   // The statement's own words pick the sentence; its context's only break ties.
-  const hits = sentences.map((s) => [...new Set(terms(s))].reduce((n, t) => n + (query.get(t) === 1 ? 1 : query.has(t) ? 1e-3 : 0), 0));
+  let hits = sentences.map((s) => [...new Set(terms(s))].reduce((n, t) => n + (query.get(t) === 1 ? 1 : query.has(t) ? 1e-3 : 0), 0));
+  if (weight) {
+    const w = sentences.map(weight);
+    if (w.every((x) => x <= 0)) return '';
+    // Of equal scores the heavier sentence wins; a sentence weighed out is never the pick.
+    hits = hits.map((h, i) => ((w[i] ?? 1) <= 0 ? -1 : h * (w[i] ?? 1) + 1e-6 * (w[i] ?? 1)));
+  }
   let lo = hits.indexOf(Math.max(...hits));
   let hi = lo;
   let text = sentences[lo] ?? '';

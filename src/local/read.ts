@@ -84,7 +84,8 @@ export async function readLocalSource(ref: LocalRef, bytes: Uint8Array, o: { ful
     type = format === 'html' ? 'text/html' : format === 'markdown' ? 'text/markdown' : 'text/plain';
     body = decodeBody(bytes, { type }, format === 'html').text;
   }
-  const extracted = await (whole ? pipeline.extractFullText(body, type, ref.key) : pipeline.extractReadable(body, type, ref.key));
+  // On the extraction thread, as a fetched page is: a large local page holds no other call meanwhile.
+  const extracted = await pipeline.extractOffThread({ body, contentType: type, url: ref.key, ...(whole ? { full: true } : {}) });
   const markdown = sanitizeText(extracted.markdown);
   const readable = pipeline.readableLength(markdown);
   if (readable < pipeline.MIN_READABLE_CHARS) return short(readable, '');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rankingQuestion, reportQuotes, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { coverageWeight, rankingQuestion, reportQuotes, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
@@ -47,6 +47,10 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
       return s && s.mirror_of === undefined ? [{ id, markdown: s.markdown, key: s.canonical_key }] : [];
     });
     const index = passageIndex(sources);
+    const stated = reportStems(sentences);
+    const quotes = reportQuotes(report ?? '');
+    // Each passage is cut around a sentence the report leaves out, a requirement first.
+    const sentenceWeight = coverageWeight(stated, quotes);
     const questions: CoverageQuestion[] = run.threads.flatMap((entry) => {
       const state = ctx.store.loadThread(run.run_id, entry.slug);
       const definition = state?.definition ?? run.brief.threads.find((t) => t.name === entry.name);
@@ -57,10 +61,10 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
       return definition.sub_questions.map((q) => ({
         thread: entry.name,
         sub_question: q.id,
-        candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' ')).filter((c) => keep.has(c.source_id)),
+        candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' '), { sentenceWeight }).filter((c) => keep.has(c.source_id)),
       }));
     });
-    const all = uncoveredPassages(questions, reportStems(sentences), reportQuotes(report ?? '')).map((i) => ({ ...i, passage: fence(i.passage) }));
+    const all = uncoveredPassages(questions, stated, quotes).map((i) => ({ ...i, passage: fence(i.passage) }));
     const offset = args.offset ?? 0;
     let shown = Math.max(0, Math.min(args.limit ?? DEFAULT_COVERAGE_PAGE, all.length - offset));
     let r = build(shown);

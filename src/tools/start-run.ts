@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { DEPTHS, type Brief, type Depth } from '../engine/types.js';
-import { TIERS, maxFetches } from '../engine/tiers.js';
+import { TIERS, maxFetches, threadCapNote } from '../engine/tiers.js';
 import { runIdFor, slug } from '../engine/slug.js';
 import { renderBrief } from '../reports/brief.js';
 import type { ToolContext } from './context.js';
@@ -108,7 +108,8 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       const warnings = planWarnings(r.brief, r.budgets, r.depth);
       if (!dry) return { warnings };
       const { warning, ...roots } = localRoots(ctx);
-      return { warnings: warning ? [...warnings, warning] : warnings, tiers: TIERS, ...roots };
+      const caps = threadCapNote(r.brief.threads.length, r.depth);
+      return { warnings: [...warnings, ...(caps ? [caps] : []), ...(warning ? [warning] : [])], tiers: TIERS, ...roots };
     };
     const existingReply = (runId: string, dry: boolean) => {
       const run = ctx.store.loadRun(runId);

@@ -1,6 +1,6 @@
 // The coverage audit's selection (SPEC 11.1): which ranked passages the critic is shown.
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_LIMITS, isStated, reportQuotes, reportStems, uncoveredPassages, type CoverageCandidate } from '../../src/engine/coverage-audit.js';
+import { COVERAGE_LIMITS, isStated, reportQuotes, reportStems, uncoveredPassages, type CoverageCandidate, isRequirement, coverageWeight, REQUIREMENT_WEIGHT } from '../../src/engine/coverage-audit.js';
 
 // From SQLite's PRAGMA documentation (public domain).
 const DELETE_MODE = 'The DELETE journaling mode is the normal behavior. In the DELETE mode, the rollback journal is deleted at the conclusion of each transaction.';
@@ -52,5 +52,32 @@ describe('uncoveredPassages', () => {
     const stated = cand({ passage: DELETE_MODE, unit: 'S2@5', source_id: 'S2' });
     const out = uncoveredPassages([q([shared, stated]), q([copy, shared], 'SQ-2')], reportStems(['The default journal mode is DELETE: the rollback journal is deleted at the end of each transaction.']));
     expect(out).toEqual([{ thread: 'T', sub_question: 'SQ-1', source_id: 'S1', passage: 'Same passage here.' }]);
+  });
+});
+
+describe('requirements in the coverage audit (issue 25 trial: a policy manual)', () => {
+  const report = reportStems(['The postrm script is called after the package files have been removed or replaced.']);
+  const CALLED = 'The postrm script is called after the package files have been removed or replaced.';
+  const MUST = 'Therefore, all postrm actions must only rely on essential packages.';
+
+  it('tells a requirement from other sentences; "may" alone is not one', () => {
+    expect(isRequirement(MUST)).toBe(true);
+    expect(isRequirement('Packages shall not ship a /usr/local directory.')).toBe(true);
+    expect(isRequirement(CALLED)).toBe(false);
+    expect(isRequirement('The postrm script may be called in the following ways.')).toBe(false);
+  });
+
+  it('a passage holding an unstated requirement is not stated, though half of its sentences are', () => {
+    expect(isStated(`${CALLED} ${MUST}`, report)).toBe(false);
+    expect(isStated(`${CALLED} It is run by dpkg at the end of removal.`, report)).toBe(true);
+    expect(isStated(`${CALLED} ${MUST}`, [...report, ...reportStems(['All postrm actions must only rely on essential packages.'])])).toBe(true);
+  });
+
+  it('weighs out a sentence the report states or quotes, and weighs up a requirement', () => {
+    const weigh = coverageWeight(report, reportQuotes('As the manual puts it, "the package whose postrm is being called may have been deconfigured".'));
+    expect(weigh(CALLED)).toBe(0);
+    expect(weigh('The package whose postrm is being called may have been deconfigured.')).toBe(0);
+    expect(weigh(MUST)).toBe(REQUIREMENT_WEIGHT);
+    expect(weigh('Pre-dependencies will have been configured at least once.')).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TIERS, maxFetches } from '../../src/engine/tiers.js';
+import { TIERS, maxFetches, threadCapNote } from '../../src/engine/tiers.js';
 
 describe('tiers', () => {
   it('match SPEC 4.1', () => {
@@ -15,5 +15,18 @@ describe('tiers', () => {
     expect(maxFetches('standard', 3)).toBe(75);
     expect(maxFetches('deep', 6)).toBe(300);
     expect(maxFetches('standard', 0)).toBe(0);
+  });
+
+  it('the thread-cap note fires at or one below the chosen tier\'s cap and names every tier\'s cap beside the count', () => {
+    expect(threadCapNote(2, 'standard')).toBeUndefined();
+    expect(threadCapNote(2, 'deep')).toBeUndefined();
+    expect(threadCapNote(1, 'quick')).toBe(
+      'the brief has 1 thread; thread caps: quick allows 2 (this run, one below the cap), standard allows 4, deep allows 6; critic threads do not count',
+    );
+    expect(threadCapNote(3, 'standard')).toBe(
+      'the brief has 3 threads; thread caps: quick allows 2 (over: refused), standard allows 4 (this run, one below the cap), deep allows 6; critic threads do not count',
+    );
+    expect(threadCapNote(4, 'standard')).toContain('standard allows 4 (this run, at the cap)');
+    expect(threadCapNote(6, 'deep')).toContain('quick allows 2 (over: refused), standard allows 4 (over: refused), deep allows 6 (this run, at the cap)');
   });
 });

@@ -1,7 +1,7 @@
 // audit_report's passages (SPEC 4.1 claim audit): ranked for the statement, short, and verbatim enough that
 // an auditor who copies one back as its verdict's passage is grounded by record_audit.
 import { describe, expect, it } from 'vitest';
-import { bestWindow, rankedPassages } from '../../src/fetch/passages.js';
+import { bestWindow, passageIndex, rankedPassages } from '../../src/fetch/passages.js';
 import { quoteFound } from '../../src/engine/grounding.js';
 
 const PAGE = [
@@ -61,5 +61,19 @@ describe('rankedPassages', () => {
 
   it('returns nothing when no word of the statement is on the page', () => {
     expect(rankedPassages(PAGE, 'zebra quantum', 2)).toEqual([]);
+  });
+});
+
+describe('sentenceWeight', () => {
+  const UNIT =
+    '## postrm\n\n`postrm` remove `postrm` purge. The postrm script is called after the files are removed. Therefore, all postrm actions must only rely on essential packages. Other text follows here to fill the unit.';
+  it('cuts the passage around the heaviest sentence, never one weighed out; a unit all weighed out gives nothing', () => {
+    const plain = passageIndex([{ id: 'S1', markdown: UNIT }]).rank('postrm script called', 1, 70)[0]?.passage;
+    expect(plain).toContain('is called after');
+    const weighed = passageIndex([{ id: 'S1', markdown: UNIT }]).rank('postrm script called', 1, 70, undefined, {
+      sentenceWeight: (s) => (s.includes('called after') ? 0 : s.includes('must') ? 2 : 1),
+    })[0]?.passage;
+    expect(weighed).toBe('Therefore, all postrm actions must only rely on essential packages.');
+    expect(passageIndex([{ id: 'S1', markdown: UNIT }]).rank('postrm', 1, 70, undefined, { sentenceWeight: () => 0 })).toEqual([]);
   });
 });

@@ -82,7 +82,13 @@ describe('the plan', () => {
 
   it('a thread whose primary origin is a folder is told to search it first', async () => {
     const t = await ok('start_thread', { run_id: runId, thread: 'Trials and output' });
-    expect(t.next.query_hints[0]).toBe("this thread's sources are local (local:harbour): search_sources first, then the web for other kinds of source");
+    // With a search_sources query made of the first uncovered subject and the first open sub-question.
+    expect(t.next.query_hints[0]).toBe(
+      'this thread\'s sources are local (local:harbour): search_sources first, then the web for other kinds of source; a query to try: "iceland trial happened productivity four day"',
+    );
+    // The folder is read as a manual is: requirements and wording, not registries and datasets.
+    expect(t.next.fetch_prompt).toMatch(/modal verb|defined terms/);
+    expect(JSON.stringify(t.next.query_hints)).not.toMatch(/dataset|encyclopedic/);
     const other = await ok('start_thread', { run_id: runId, thread: 'Counter-evidence' });
     expect(JSON.stringify(other.next.query_hints)).not.toContain('search_sources');
   });

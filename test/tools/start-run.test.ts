@@ -23,6 +23,19 @@ describe('start_run', () => {
     expect(snapshotTree(h.root)).toEqual({});
   });
 
+  it('a dry run names the tier caps its thread count reaches, next to the count', async () => {
+    h = await connect();
+    const b = brief();
+    const four = { ...b, threads: [0, 1, 2, 3].map((i) => ({ ...b.threads[0], name: `Thread ${i}` })) };
+    const r = await h.ok('start_run', { question: QUESTION, brief: four, dry_run: true });
+    expect(r.warnings.filter((w: string) => w.startsWith('the brief has 4 threads; thread caps: quick allows 2 (over: refused), standard allows 4 (this run, at the cap)'))).toHaveLength(1);
+    const one = await h.ok('start_run', { question: QUESTION, brief: { ...b, threads: [b.threads[0]] }, dry_run: true });
+    expect(JSON.stringify(one.warnings)).not.toContain('thread caps');
+    // The real start says nothing of it: the plan was shown at the dry run.
+    const real = await h.ok('start_run', { question: QUESTION, brief: four });
+    expect(JSON.stringify(real.warnings)).not.toContain('thread caps');
+  });
+
   it('creates the run and writes a brief with every SPEC section', async () => {
     h = await connect();
     const r = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'quick' });

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { codeNotInQuote, codeTerms } from '../../src/engine/code-in-quote.js';
+import { decideRound, type RoundInput } from '../../src/engine/round.js';
+import { oneThread, pageContext } from '../helpers/round-context.js';
+
+describe('codeTerms', () => {
+  it('takes code spans, then long and short options and paths written outside them', () => {
+    expect(codeTerms('Run `update-rc.d foo defaults` or `` a`b `` with --purge, -f and /etc/init.d/foo.')).toEqual([
+      'update-rc.d foo defaults',
+      'a`b',
+      '--purge',
+      '-f',
+      '/etc/init.d/foo',
+    ]);
+  });
+  it('leaves out one-character spans, lone slashes, dashes inside words and numbers', () => {
+    expect(codeTerms('Use `$` and/or a well-known name; -1 is an error; x-y too.')).toEqual([]);
+  });
+});
+
+describe('codeNotInQuote', () => {
+  const quote = 'Therefore, all `postrm` actions must only rely on essential packages.';
+  it('names a command the fact states and its quote does not hold', () => {
+    expect(codeNotInQuote('The postrm must call `dpkg-maintscript-helper rm_conffile` and rely only on essential packages.', quote)).toEqual([
+      'dpkg-maintscript-helper rm_conffile',
+    ]);
+    expect(codeNotInQuote('Run `deluser --system foo` in postrm; see /usr/share/doc.', quote)).toEqual(['deluser --system foo', '/usr/share/doc']);
+  });
+  it('accepts a term the quote holds, in any case, with or without backticks or markdown escapes', () => {
+    expect(codeNotInQuote('`postrm` actions must rely only on essential packages.', quote)).toEqual([]);
+    expect(codeNotInQuote('The `POSTRM` script relies on essential packages.', quote)).toEqual([]);
+    expect(codeNotInQuote('Use `new_version` with --force-all.', 'call it with new\\_version and `--force-all`')).toEqual([]);
+    // A placeholder in italics, as a manual marks it.
+    expect(codeNotInQuote('It is called as `old-postrm upgrade new-version`.', '`old-postrm` upgrade _new-version_')).toEqual([]);
+    expect(codeNotInQuote('Use `rm_conffile`.', 'the rm_conffile command')).toEqual([]);
+    expect(codeNotInQuote('Use `rm_conffile`.', 'the mv_conffile command')).toEqual(['rm_conffile']);
+  });
+  it('counts the headings above the quote, and says nothing without a quote', () => {
+    expect(codeNotInQuote('`postinst configure` is called after unpacking.', 'Called after the package is unpacked.', ['6.5. Summary', 'postinst configure'])).toEqual([]);
+    expect(codeNotInQuote('`postinst configure` is called after unpacking.', undefined)).toEqual([]);
+  });
+});
+
+describe('record_round', () => {
+  // As the trial's manual page is stored: a section on postrm, its requirement sentence under it.
+  const PAGE = [
+    '# Package maintainer scripts',
+    '',
+    '## Summary of ways maintainer scripts are called',
+    '',
+    '### `postrm`',
+    '',
+    'The `postrm` script is called after the package’s files have been removed or replaced. Therefore, all `postrm` actions must only rely on essential packages.',
+  ].join('\n');
+  const codeWarnings = (fact: string, quote: string) =>
+    decideRound(oneThread(), round([{ fact, url: 'https://x.org/policy.html', quote, confidence: 'VERIFIED' }]), pageContext('Package maintainer scripts', PAGE)).decision.warnings.filter((w) =>
+      w.includes('not in its quote or the headings'),
+    );
+  const round = (facts: RoundInput['facts']): RoundInput => ({ query: `q ${Math.random()}`, urls_visited: ['https://x.org/policy.html'], facts, summary: 's' });
+
+  it('warns when a fact names a command its quote does not hold, as the number check does', () => {
+    const quote = 'Therefore, all `postrm` actions must only rely on essential packages.';
+    expect(codeWarnings('postrm must run `deluser --system foo` only when essential packages suffice.', quote)).toEqual([
+      'fact 1: `deluser --system foo` is not in its quote or the headings above it (recorded as given); from the next round, quote the words that name it, or leave it out of the fact',
+    ]);
+    expect(codeWarnings('All `postrm` actions must only rely on essential packages.', quote)).toEqual([]);
+  });
+
+  it('takes the command from the heading above the quote', () => {
+    expect(codeWarnings('`postrm` is called after the files are removed.', 'is called after the package’s files have been removed or replaced.')).toEqual([]);
+  });
+});
