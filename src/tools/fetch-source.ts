@@ -15,6 +15,12 @@ import type { ToolDefinition } from './tool.js';
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
 const OPENING_CHARS = 3_000;
+/**
+ * A focused read without max_chars shows the best passages only, by count and size: the model asked for
+ * what is relevant, not for a length, and the reply says how to get more (SPEC 11.1, reply economy).
+ */
+const FOCUS_UNITS = 4;
+const FOCUS_CHARS = 4_000;
 /** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
 const RELEVANCE_FLOOR = 0.5;
 
@@ -48,6 +54,7 @@ const outputSchema = {
   mirror_of: z.string().optional(),
   kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
   left_out: z.array(z.string()).optional(),
+  more: z.string().optional().describe('Other passages match the focus; how to read them.'),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -154,7 +161,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       // A reply carries at most REPLY_CHARS in each channel: when it does not fit, the content shrinks by the
       // excess from what it holds (a last page is shorter than max_chars) and says where it continues (SPEC 7).
       const opening = first && args.focus === undefined && args.start_index === undefined && args.max_chars === undefined;
-      let budget = opening ? OPENING_CHARS : (args.max_chars ?? DEFAULT_CHARS);
+      const focused = args.focus !== undefined && args.start_index === undefined && args.max_chars === undefined;
+      let budget = opening ? OPENING_CHARS : focused ? FOCUS_CHARS : (args.max_chars ?? DEFAULT_CHARS);
       let r = await render(source, duplicate, degraded, seen, budget);
       for (let i = 0; i < 6 && replySize(r.result) > REPLY_CHARS && budget > 500; i++) {
         budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
@@ -173,6 +181,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       let next: number | undefined;
       let shown: number[] = [];
       let skipped = 0;
+      let more = false;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
         const page = pageFrom(source.markdown, args.start_index ?? 0, max);
@@ -180,8 +189,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         next = page.next_start_index;
       } else {
         // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
-        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages });
+        const capped = args.focus !== undefined && args.max_chars === undefined;
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
         content = picked.content;
+        more = capped && picked.more === true;
         shown = picked.shown ?? [];
         skipped = picked.skipped ?? 0;
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
@@ -196,16 +207,19 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         title: fence(source.title),
         total_chars: source.markdown.length,
       };
-      if (first) {
+      // A reply that shows the whole page needs no map of it.
+      const whole = content === source.markdown;
+      if (first && !whole) {
         const entries = source.outline ?? outlineWithOffsets(source.markdown);
         if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
-      } else {
+      } else if (!whole) {
         const names = sectionsShown(source.markdown, content);
         if (names.length > 0) structured.sections = fence(names.join('\n'));
       }
       structured.content = wrapUntrusted(content, `${source.id} ${source.url}`);
       if (next !== undefined) structured.next_start_index = next;
       if (skipped > 0) structured.already_shown = skipped;
+      if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       if (source.kept !== undefined) {
