@@ -20,7 +20,7 @@ const inputSchema = {
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
   pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
   passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
-  reshow: z.boolean().optional().describe('Show passages again that this run showed before.'),
+  reshow: z.boolean().optional().describe('Repeat passages shown before.'),
 };
 
 const outputSchema = {
@@ -35,7 +35,7 @@ const outputSchema = {
       context: z.string().optional().describe('Once per sentence.'),
       passages: z.array(z.string()),
       passage_sources: z.array(z.string()).optional(),
-      same_passage_as: z.array(z.string()).optional().describe('Pairs that showed this pair\'s passage already.'),
+      same_passage_as: z.array(z.string()).optional(),
       verdict: z.string().optional(),
     }),
   ),

@@ -54,7 +54,7 @@ const outputSchema = {
   mirror_of: z.string().optional(),
   kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
   left_out: z.array(z.string()).optional(),
-  more: z.string().optional().describe('Other passages match the focus; how to read them.'),
+  more: z.string().optional(),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -209,7 +209,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       };
       // A reply that shows the whole page needs no map of it.
       const whole = content === source.markdown;
-      if (first && !whole) {
+      if (first && whole) {
+        structured.outline = []; // still present on a first read (SPEC 11.2), empty: the content is the page
+      } else if (first) {
         const entries = source.outline ?? outlineWithOffsets(source.markdown);
         if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
       } else if (!whole) {
