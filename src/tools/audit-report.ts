@@ -17,10 +17,10 @@ const inputSchema = {
   run_id: runId,
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
-  pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may give fewer.`),
+  pending_only: z.boolean().optional().describe('Pairs not yet SUPPORTED.'),
   passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
-  reshow: z.boolean().optional().describe('Repeat passages shown before.'),
+  reshow: z.boolean().optional(),
 };
 
 const outputSchema = {

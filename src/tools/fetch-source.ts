@@ -28,11 +28,11 @@ const inputSchema = {
   run_id: runId,
   url: z.string().min(1).max(2048).optional(),
   path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
-  focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
+  focus: z.string().max(500).optional().describe('Best passages for this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
-  thread: threadName.optional().describe('Reader; outline on its first read.'),
+  thread: threadName.optional().describe('Reader; outline on first read.'),
 };
 
 const outputSchema = {
@@ -62,7 +62,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
