@@ -207,14 +207,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         title: fence(source.title),
         total_chars: source.markdown.length,
       };
-      // A reply that shows the whole page needs no map of it.
-      const whole = content === source.markdown;
-      if (first && whole) {
-        structured.outline = []; // still present on a first read (SPEC 11.2), empty: the content is the page
-      } else if (first) {
+      if (first) {
         const entries = source.outline ?? outlineWithOffsets(source.markdown);
         if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
-      } else if (!whole) {
+      } else {
         const names = sectionsShown(source.markdown, content);
         if (names.length > 0) structured.sections = fence(names.join('\n'));
       }

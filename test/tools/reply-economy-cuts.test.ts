@@ -1,5 +1,5 @@
 // Replies that carry each thing once, second pass (issue 23): a focused read shows its best passages and
-// says how to get more; a reply holding the whole page has no outline; audit_report points to a passage
+// says how to get more; audit_report points to a passage
 // it showed before instead of repeating it, and leaves out a context its pairs already show.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -40,17 +40,6 @@ describe('fetch_source focused read', () => {
     expect(asked.more).toBeUndefined();
     // The passages shown before are left out; the rest of the 8000 asked for is filled with the others.
     expect(asked.content.length).toBeGreaterThan(capped.content.length);
-  });
-
-  it('shows no outline and no section names when the reply holds the whole page', async () => {
-    h = await connect();
-    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
-    const short = '# Note\n\n## One\n\nA short page about commits.\n\n## Two\n\nIt ends here.\n';
-    await seedSource(h.root, run_id, URL_, short, 'Note');
-    const r = await call('fetch_source', { run_id, url: URL_, focus: 'commits' });
-    expect(r.content).toContain('It ends here.');
-    expect(r.outline).toEqual([]);
-    expect(r.sections).toBeUndefined();
   });
 });
 
