@@ -214,7 +214,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         const names = sectionsShown(source.markdown, content);
         if (names.length > 0) structured.sections = fence(names.join('\n'));
       }
-      structured.content = wrapUntrusted(content, `${source.id} ${source.url}`);
+      // The block is labelled by id alone: the URL is in the reply's url field beside it.
+      structured.content = wrapUntrusted(content, source.id);
       if (next !== undefined) structured.next_start_index = next;
       if (skipped > 0) structured.already_shown = skipped;
       if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
