@@ -214,9 +214,12 @@ export function auditProblems(state: AuditState, pairs: readonly AuditPair[], ju
       });
     }
   }
+  // What to do is said on the first such line only: it is the same for all (a reply listed it on 15 lines).
+  let first = true;
   for (const [line, ids] of unjudged) {
-    const these = ids.length === 1 ? `pair ${ids[0]} has no verdict: have it` : `pairs ${ids.join(', ')} have no verdict: have them`;
-    out.push({ line, message: `${these} judged ${judgeBy}` });
+    const these = ids.length === 1 ? `pair ${ids[0]} has no verdict` : `pairs ${ids.join(', ')} have no verdict`;
+    out.push({ line, message: first ? `${these}: have ${ids.length === 1 ? 'it' : 'them'} judged ${judgeBy}` : these });
+    first = false;
   }
   return out;
 }

@@ -87,7 +87,7 @@ export function selectPassages(
   focus: string | undefined,
   budgetChars = DEFAULT_BUDGET_CHARS,
   options: SelectOptions = {},
-): { content: string; truncated: boolean; shown?: number[]; skipped?: number } {
+): { content: string; truncated: boolean; shown?: number[]; skipped?: number; more?: boolean } {
   if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false };
   const units = splitUnits(markdown);
   const query = [...new Set(terms(focus ?? ''))];
@@ -112,7 +112,9 @@ export function selectPassages(
 
   const picked = new Map<number, string>();
   let used = 0;
+  let more = false;
   for (const u of order) {
+    if (options.maxUnits !== undefined && query.length > 0 && picked.size >= options.maxUnits) break;
     const remaining = budgetChars - used;
     if (remaining < 200) break;
     // Budgeted as if every unit needed its heading and a gap mark; assembly adds them only where needed.
@@ -124,6 +126,7 @@ export function selectPassages(
       used += text.length + overhead;
     } else if (remaining - overhead >= 300) {
       const part = trimToSentence(text, remaining - overhead);
+      more = true;
       if (part !== '') {
         picked.set(u.index, part);
         used += part.length + overhead;
@@ -146,11 +149,13 @@ export function selectPassages(
     previous = u.index;
   }
   if (previous !== units.length - 1) parts.push(GAP_MARK);
+  // Matching units left out, or cut, by the budget or the count: the reader may ask for more.
+  if (query.length > 0 && order.some((u) => !picked.has(u.index) && markdown.slice(u.start, u.end).trim() !== '')) more = true;
   let content = parts.join('\n\n');
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
   const shown = units.filter((u) => picked.has(u.index)).map((u) => u.start);
-  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}) };
+  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}), ...(more ? { more } : {}) };
 }
 
 export interface SelectOptions {
@@ -163,6 +168,8 @@ export interface SelectOptions {
   lead?: boolean;
   /** Start offsets of units the reader was shown before: left out, as the reader has them (SPEC 11.1). */
   skip?: ReadonlySet<number>;
+  /** At most this many matching units for a focus; `more` says when others matched (SPEC 11.1, reply economy). */
+  maxUnits?: number;
 }
 
 function label(u: Unit): string {

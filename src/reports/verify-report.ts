@@ -200,7 +200,9 @@ function checkQuotations(text: string, sources: ReadonlyMap<string, VerifySource
     const src = sources.get(id);
     if (!src) continue; // already reported as an unresolved citation
     if (!quoteFoundIn(q.text, projection(src))) {
-      problems.push({ line: q.line, message: `quote "${short}" is not in the stored text of ${id}; quote verbatim or paraphrase without quotation marks` });
+      // The remedy once: it is the same for every quote.
+      const remedy = problems.some((p) => p.message.startsWith('quote "')) ? '' : '; quote verbatim or paraphrase without quotation marks';
+      problems.push({ line: q.line, message: `quote "${short}" is not in the stored text of ${id}${remedy}` });
     }
   }
 }

@@ -52,6 +52,8 @@ export interface RunState {
   contradiction_threads?: string[];
   /** Per source id and reader (a thread, '' for reads without one): start offsets of the passages shown (SPEC 11.1). */
   reads?: Record<string, Record<string, number[]>>;
+  /** Passages audit_report has shown in this run, by passage key: the pair that showed each first (SPEC 11.1). */
+  audit_shown?: Record<string, string>;
 }
 
 export interface SourceMeta {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditCounts } from '../engine/audit.js';
+import { contextAdds, passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
@@ -16,9 +17,10 @@ const inputSchema = {
   run_id: runId,
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may return fewer: go on from next_offset.`),
-  pending_only: z.boolean().optional().describe('Only pairs not yet SUPPORTED.'),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may give fewer.`),
+  pending_only: z.boolean().optional().describe('Pairs not yet SUPPORTED.'),
   passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
+  reshow: z.boolean().optional(),
 };
 
 const outputSchema = {
@@ -33,6 +35,7 @@ const outputSchema = {
       context: z.string().optional().describe('Once per sentence.'),
       passages: z.array(z.string()),
       passage_sources: z.array(z.string()).optional(),
+      same_passage_as: z.array(z.string()).optional(),
       verdict: z.string().optional(),
     }),
   ),
@@ -59,6 +62,9 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     const { fence } = await import('../fetch/untrusted.js');
     const pairs = auditPairs(parseReport(report.text));
     const audit = ctx.store.loadAudit(run.run_id);
+    // A passage is shown to the auditor once a run: later it is pointed to by the pair that showed it
+    // (SPEC 11.1, reply economy); `reshow` shows it again.
+    const before: Record<string, string> = args.reshow ? {} : (run.audit_shown ?? {});
     // An uncited sentence may rest on any stored source: its passages are ranked over all of them.
     let stored: { id: string; markdown: string }[] | undefined;
     const allSources = () =>
@@ -74,6 +80,10 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
     // The pairs of one sentence share its context: it is given with the first of them that is still to
     // judge (a real run's audit pages were a quarter context, much of it repeated).
     let lastContext: string | undefined;
+    // Only to a pair of the current report: an edited statement's old id names nothing the auditor can find.
+    const ids = new Set(pairs.map((p) => p.pair_id));
+    const pointedTo = new Map<string, string>(Object.entries(before).filter(([, id]) => ids.has(id)));
+    const onPage: { raw: string; pair_id: string }[] = [];
     const out = candidates.map((p) => {
       const verdict = audit.verdicts[p.pair_id]?.verdict;
       const whole = contextText(p.statement, p.context);
@@ -81,7 +91,8 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       if (context !== undefined) lastContext = context;
       const ranking = rankingContext(p.context, p.statement);
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
-      let raw: string[] = [];
+      const raw: string[] = [];
+      const same: string[] = [];
       let from: string[] | undefined;
       if (verdict !== 'SUPPORTED') {
         const source = p.source_id === null ? undefined : ctx.store.readSource(run.run_id, p.source_id);
@@ -91,8 +102,19 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         let found = rankedPassagesAcross(pool, p.statement, 2, PASSAGE_CHARS, ranking);
         const [best] = found;
         if (args.passages !== 2 && best && passageStrength(best.passage, p.statement) >= WEAK_PASSAGE) found = [best];
-        raw = found.map((x) => x.passage);
         if (p.source_id === null) from = found.map((x) => x.source_id);
+        for (const [i, x] of found.entries()) {
+          const earlier = pointedTo.get(passageKey(x.passage)) ?? onPage.find((o) => o.raw.includes(x.passage))?.pair_id;
+          if (earlier !== undefined) {
+            same.push(earlier);
+            if (from) from[i] = '';
+            continue;
+          }
+          raw.push(x.passage);
+          onPage.push({ raw: x.passage, pair_id: p.pair_id });
+          pointedTo.set(passageKey(x.passage), p.pair_id);
+        }
+        if (from) from = from.filter((id) => id !== '');
       }
       const pair = {
         pair_id: p.pair_id,
@@ -101,7 +123,8 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         source_id: p.source_id,
         ...(context ? { context: clip(context, STATEMENT_CHARS) } : {}),
         passages: raw.map(fence),
-        ...(from ? { passage_sources: from } : {}),
+        ...(from && from.length > 0 ? { passage_sources: from } : {}),
+        ...(same.length > 0 ? { same_passage_as: [...new Set(same)] } : {}),
         ...(verdict ? { verdict } : {}),
       };
       return { pair, raw };
@@ -113,10 +136,28 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       shown = Math.max(1, Math.min(shown - 1, Math.floor((shown * REPLY_CHARS) / replySize(r))));
       r = build(shown);
     }
+    const keys: Record<string, string> = {};
+    for (const x of out.slice(0, shown)) for (const t of x.raw) keys[passageKey(t)] ??= x.pair.pair_id;
+    const fresh = Object.entries(keys).filter(([k]) => run.audit_shown?.[k] === undefined);
+    // What was shown only spares a later page; a failed note (a full disk) must not refuse the audit.
+    if (fresh.length > 0) {
+      await ctx.store
+        .lock(run.run_id, () => {
+          const now = ctx.store.loadRun(run.run_id);
+          ctx.store.saveRun({ ...now, audit_shown: { ...Object.fromEntries(fresh), ...now.audit_shown } });
+        })
+        .catch(() => undefined);
+    }
     return r;
 
     function build(n: number) {
-      const page = out.slice(0, n).map((x) => x.pair);
+      // A context made only of statements this page shows says nothing they do not.
+      const statements = out.slice(0, n).map((x) => x.pair.statement);
+      const page = out.slice(0, n).map(({ pair }) => {
+        if (pair.context === undefined || contextAdds(pair.context, statements)) return pair;
+        const { context: _dropped, ...rest } = pair;
+        return rest;
+      });
       const next = offset + n < listed.length ? offset + n : undefined;
       // The URL of each source on the page, for reading more of it with fetch_source and a focus.
       const urls: Record<string, string> = {};
@@ -132,10 +173,15 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         ...(next !== undefined ? { next_offset: next } : {}),
         urls,
       };
-      if (page.some((p) => p.passages.length === 0 && p.verdict !== 'SUPPORTED')) {
-        structured.note = 'A pair with no passages: no part of its stored source matches; read the source with fetch_source and a focus.';
+      const notes: string[] = [];
+      if (page.some((p) => p.same_passage_as !== undefined)) {
+        notes.push('same_passage_as: the pair(s) that showed this passage already, on this page or an earlier one; reshow: true shows them again.');
       }
-      if (page.length === 0) structured.note = offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.';
+      if (page.some((p) => p.passages.length === 0 && p.same_passage_as === undefined && p.verdict !== 'SUPPORTED')) {
+        notes.push('A pair with no passages: no part of its stored source matches; read the source with fetch_source and a focus.');
+      }
+      if (page.length === 0) notes.push(offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.');
+      if (notes.length > 0) structured.note = notes.join(' ');
       return ok(structured);
     }
   },

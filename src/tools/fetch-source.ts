@@ -15,6 +15,12 @@ import type { ToolDefinition } from './tool.js';
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
 const OPENING_CHARS = 3_000;
+/**
+ * A focused read without max_chars shows the best passages only, by count and size: the model asked for
+ * what is relevant, not for a length, and the reply says how to get more (SPEC 11.1, reply economy).
+ */
+const FOCUS_UNITS = 4;
+const FOCUS_CHARS = 4_000;
 /** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
 const RELEVANCE_FLOOR = 0.5;
 
@@ -22,11 +28,11 @@ const inputSchema = {
   run_id: runId,
   url: z.string().min(1).max(2048).optional(),
   path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
-  focus: z.string().max(500).optional().describe('Passages most relevant to this.'),
+  focus: z.string().max(500).optional().describe('Best passages for this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
-  thread: threadName.optional().describe('Reader; outline on its first read.'),
+  thread: threadName.optional().describe('Reader; outline on first read.'),
 };
 
 const outputSchema = {
@@ -48,6 +54,7 @@ const outputSchema = {
   mirror_of: z.string().optional(),
   kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
   left_out: z.array(z.string()).optional(),
+  more: z.string().optional(),
 };
 
 export const fetchSource: ToolDefinition<typeof inputSchema> = {
@@ -55,7 +62,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its readable markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -154,7 +161,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       // A reply carries at most REPLY_CHARS in each channel: when it does not fit, the content shrinks by the
       // excess from what it holds (a last page is shorter than max_chars) and says where it continues (SPEC 7).
       const opening = first && args.focus === undefined && args.start_index === undefined && args.max_chars === undefined;
-      let budget = opening ? OPENING_CHARS : (args.max_chars ?? DEFAULT_CHARS);
+      const focused = args.focus !== undefined && args.start_index === undefined && args.max_chars === undefined;
+      let budget = opening ? OPENING_CHARS : focused ? FOCUS_CHARS : (args.max_chars ?? DEFAULT_CHARS);
       let r = await render(source, duplicate, degraded, seen, budget);
       for (let i = 0; i < 6 && replySize(r.result) > REPLY_CHARS && budget > 500; i++) {
         budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
@@ -173,6 +181,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       let next: number | undefined;
       let shown: number[] = [];
       let skipped = 0;
+      let more = false;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
         const page = pageFrom(source.markdown, args.start_index ?? 0, max);
@@ -180,8 +189,10 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         next = page.next_start_index;
       } else {
         // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
-        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages });
+        const capped = args.focus !== undefined && args.max_chars === undefined;
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
         content = picked.content;
+        more = capped && picked.more === true;
         shown = picked.shown ?? [];
         skipped = picked.skipped ?? 0;
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
@@ -203,9 +214,11 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         const names = sectionsShown(source.markdown, content);
         if (names.length > 0) structured.sections = fence(names.join('\n'));
       }
-      structured.content = wrapUntrusted(content, `${source.id} ${source.url}`);
+      // The block is labelled by id alone: the URL is in the reply's url field beside it.
+      structured.content = wrapUntrusted(content, source.id);
       if (next !== undefined) structured.next_start_index = next;
       if (skipped > 0) structured.already_shown = skipped;
+      if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       if (source.kept !== undefined) {

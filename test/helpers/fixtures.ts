@@ -45,9 +45,16 @@ export async function seedSource(root: string, runId: string, url: string, markd
  */
 export async function supportAll(h: { ok: (name: string, args: Record<string, unknown>) => Promise<any> }, runId: string): Promise<number> {
   let recorded = 0;
+  // A fresh auditor: passages shown to another are shown again (reshow), and one shown earlier on these pages
+  // is pointed to (same_passage_as).
+  const shown = new Map<string, string>();
   for (let offset: number | undefined = 0; offset !== undefined; ) {
-    const page: { pairs: { pair_id: string; passages: string[] }[]; next_offset?: number } = await h.ok('audit_report', { run_id: runId, offset });
-    const verdicts = page.pairs.filter((p) => p.passages.length > 0).map((p) => ({ pair_id: p.pair_id, verdict: 'SUPPORTED', passage: p.passages[0] }));
+    const page: { pairs: { pair_id: string; passages: string[]; same_passage_as?: string[] }[]; next_offset?: number } = await h.ok('audit_report', { run_id: runId, offset, reshow: true });
+    for (const p of page.pairs) if (p.passages[0] !== undefined) shown.set(p.pair_id, p.passages[0]);
+    const verdicts = page.pairs.flatMap((p) => {
+      const passage = p.passages[0] ?? (p.same_passage_as ?? []).map((id) => shown.get(id)).find((x) => x !== undefined);
+      return passage === undefined ? [] : [{ pair_id: p.pair_id, verdict: 'SUPPORTED', passage }];
+    });
     if (verdicts.length) recorded += (await h.ok('record_audit', { run_id: runId, verdicts })).recorded;
     offset = page.next_offset;
   }

@@ -45,12 +45,13 @@ describe('fetch_source outline', () => {
     const root = h.root;
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
     await seedSource(root, run_id, URL_, PAGE, 'Manual');
-    expect((await fetchAs({ run_id, thread: 'Trials and output', focus: 'merging' })).outline).toHaveLength(1);
+    // max_chars below the page's length: a reply holding the whole page has no outline to give.
+    expect((await fetchAs({ run_id, thread: 'Trials and output', focus: 'merging', max_chars: 900 })).outline).toHaveLength(1);
     await h.close();
     // Each call may be a fresh server process (the trial bridge spawns one per call): the reads are in the run's state.
     h = await connect({ root });
     expect((await fetchAs({ run_id, thread: 'Trials and output', focus: 'rebasing' })).outline).toBeUndefined();
-    expect((await fetchAs({ run_id, thread: 'Counter-evidence', focus: 'rebasing' })).outline).toHaveLength(1);
+    expect((await fetchAs({ run_id, thread: 'Counter-evidence', focus: 'rebasing', max_chars: 900 })).outline).toHaveLength(1);
     // Without a thread: the first read in the run, which has happened.
     expect((await fetchAs({ run_id, focus: 'merging' })).outline).toBeUndefined();
     expect(await h.refused('fetch_source', { run_id, url: URL_, thread: 'No such thread' })).toMatch(/not a thread of this run/);
@@ -98,8 +99,11 @@ describe('audit_report passages', () => {
     const one = await h!.ok('audit_report', { run_id });
     expect(one.pairs[0].passages).toHaveLength(1);
     expect(one.pairs[0].passages[0]).toContain('cut hours to 35');
+    // The first passage was shown by this pair already: it is pointed to, and the second is added.
     const two = await h!.ok('audit_report', { run_id, passages: 2 });
-    expect(two.pairs[0].passages).toHaveLength(2);
+    expect(two.pairs[0].passages).toHaveLength(1);
+    expect(two.pairs[0].same_passage_as).toEqual([one.pairs[0].pair_id]);
+    expect((await h!.ok('audit_report', { run_id, passages: 2, reshow: true })).pairs[0].passages).toHaveLength(2);
   });
 
   it("adds a second passage when the first is weak by the ranker's score", async () => {

@@ -96,8 +96,11 @@ describe('audit_report with limit 50', () => {
   it('shows every pair up to its next_offset, paging by size as well as count', async () => {
     h = await connect();
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
-    const sentences = Array.from({ length: 60 }, (_, i) => `Finding ${i} about the trial is that workplace ${i} kept its output steady while hours fell by a fifth in the study period and staff ${i} stayed.`);
-    const para = (i: number) => `${sentences[i]} ${'Output and hours were measured weekly across each team involved. '.repeat(5)}`;
+    // Enough pairs that pages are cut by size, not by count, now that a context made of the page's own
+    // statements is left out.
+    const sentences = Array.from({ length: 90 }, (_, i) => `Finding ${i} about the trial is that workplace ${i} kept its output steady while hours fell by a fifth in the study period and staff ${i} stayed.`);
+    // Each paragraph's own words: a passage shown before is only pointed to, and would not fill a page.
+    const para = (i: number) => `${sentences[i]} ${Array.from({ length: 5 }, (_, k) => `Output and hours were measured weekly across team ${i}-${k}. `).join('')}`;
     const md = `# Study\n\n${sentences.map((_, i) => para(i)).join('\n\n')}\n`;
     await seedSource(h.root, run_id, 'https://example.org/study', md, 'Study');
     const findings = sentences.map((s) => `${s} [S1]`);
@@ -109,7 +112,7 @@ describe('audit_report with limit 50', () => {
     while (offset !== undefined) {
       const r = await call('audit_report', { run_id, offset, limit: 50 });
       const s = r.structuredContent as { total: number; pairs: { pair_id: string; passages: string[] }[]; next_offset?: number };
-      expect(s.total).toBe(60);
+      expect(s.total).toBe(90);
       expect(s.pairs.length).toBeGreaterThan(0);
       ids.push(...s.pairs.map((p) => p.pair_id));
       if (s.next_offset !== undefined) expect(s.next_offset).toBe(offset + s.pairs.length);
@@ -117,8 +120,8 @@ describe('audit_report with limit 50', () => {
       pages += 1;
     }
     expect(pages).toBeGreaterThan(2);
-    expect(new Set(ids).size).toBe(60);
+    expect(new Set(ids).size).toBe(90);
     // The passages as structuredContent shows them, fence and all, ground in record_audit.
-    expect(await supportAll(h, run_id)).toBe(60);
+    expect(await supportAll(h, run_id)).toBe(90);
   });
 });
