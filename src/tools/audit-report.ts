@@ -18,8 +18,8 @@ const inputSchema = {
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may give fewer.`),
-  pending_only: z.boolean().optional().describe('Pairs not yet SUPPORTED.'),
-  passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair; default 1 (2 if weak).'),
+  pending_only: z.boolean().optional().describe('Only pairs not SUPPORTED.'),
+  passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair: 1, 2 if weak.'),
   reshow: z.boolean().optional(),
 };
 
@@ -49,10 +49,10 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List claim–source pairs to audit',
     description:
-      "The report's claim–source pairs and uncited sentences (source_id null), each with line, statement, context, verdict and best-matching passages (none once SUPPORTED). Returns total, unaudited, pairs, urls, next_offset. Then record_audit.",
+      "The report's claim–source pairs and uncited sentences (source_id null): line, statement, context, verdict, best passages (none once SUPPORTED). Returns pairs, urls, next_offset. Then record_audit.",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('read'),
+    annotations: annotationsFor('write'),
   },
   async handler(args, ctx: ToolContext) {
     const run = ctx.store.loadRun(args.run_id);
