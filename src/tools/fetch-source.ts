@@ -223,7 +223,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         if (first) structured.left_out = (source.left_out ?? []).map(fence);
       }
       if (pdf) structured.pages = pagesOf(source);
-      const more = pdf ? morePages(source, args.focus, fence, (await import('../engine/outline-match.js')).matchEntries) : undefined;
+      const more = pdf ? morePages(source, { focus: args.focus, first }, fence, (await import('../engine/outline-match.js')).matchEntries) : undefined;
       if (more) structured.more_pages = more;
       return { result: ok(structured), contentChars: content.length, shown };
     }

@@ -63,9 +63,11 @@ export function pagesOf(s: StoredSource): { stored: number; not_read: number; fr
 /**
  * How to reach the pages a PDF source does not hold: for a read from page 1 past the cap, the outline
  * entries there that match focus (else the top-level ones), fenced as page text; for a span, where the rest is.
+ * Only a focus changes the answer, so without one it comes on the reader's first read only (reply economy).
  */
-export function morePages(s: StoredSource, focus: string | undefined, fence: (t: string) => string, match: (entries: readonly string[], focus: string | undefined, limit: number) => string[]): { outline?: string; entries?: number; next_step: string } | undefined {
-  if (s.content_type !== 'pdf') return undefined;
+export function morePages(s: StoredSource, o: { focus: string | undefined; first: boolean }, fence: (t: string) => string, match: (entries: readonly string[], focus: string | undefined, limit: number) => string[]): { outline?: string; entries?: number; next_step: string } | undefined {
+  const focus = o.focus?.trim() ? o.focus : undefined;
+  if (s.content_type !== 'pdf' || (!o.first && (focus === undefined || s.page_from !== undefined))) return undefined;
   const stored = s.pages ?? 0;
   const total = stored + (s.pages_not_read ?? 0);
   const how = `fetch_source with the same url and pages: {from, to}, at most ${MAX_RANGE_PAGES} pages a call, stores them as a source of their own`;
@@ -75,7 +77,7 @@ export function morePages(s: StoredSource, focus: string | undefined, fence: (t:
   if (stored >= total) return undefined;
   const entries = s.outline_past_cap ?? [];
   const picked = match(entries, focus, MAP_ENTRIES);
-  const which = focus !== undefined && focus.trim() !== '' ? (picked.length > 0 ? 'outline holds the entries there that match focus' : 'no outline entry there matches focus') : 'outline holds the top-level entries there; a focus picks the entries that match it';
+  const which = focus !== undefined ? (picked.length > 0 ? 'outline holds the entries there that match focus' : 'no outline entry there matches focus') : 'outline holds the top-level entries there; a focus picks the entries that match it';
   return {
     ...(picked.length > 0 ? { outline: fence(picked.join('\n')) } : {}),
     ...(entries.length > 0 ? { entries: entries.length } : {}),
