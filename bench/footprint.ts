@@ -118,9 +118,9 @@ export async function footprint(): Promise<Section> {
   const ourTok = listingTokens(shipped);
   const refTok = fromRef ? listingTokens(fromRef) : Number.NaN;
   section.rows.push(
-    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 4524, format: tok }, {
+    goalRow(`tool definitions, all ${shipped.tools.length} tools as tools/list returns them (chars/4)`, ourTok, { max: 4592, format: tok }, {
       reference: fromRef ? `${tok(refTok)} (${fromRef.tools.length} tools)` : 'not measured',
-      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 4,524 tok (revision 2: 11 tools, was 3,000 for 9; revision 3: +84 uncited statements, +114 origins, +44 full, kept, left_out; revision 4: +60 reply economy, +221 coverage audit and named release, +178 local sources, +6 drift why)`,
+      goalText: `${fromRef ? `${(ourTok / refTok).toFixed(2)} × ref; ` : ''}goal ≤ 4,592 tok (revision 2: 11 tools, was 3,000 for 9; revision 3: +84 uncited statements, +114 origins, +44 full, kept, left_out; revision 4: +60 reply economy, +221 coverage audit and named release, +178 local sources, +6 drift why, +68 long PDF pages)`,
     }),
     {
       figure: 'server instructions (initialize; always on in clients that show them)',

@@ -1,4 +1,5 @@
 // URL identity (SPEC 4.1): one key per document, however the URL was dressed up.
+import { rangeOf, withoutRange, withRange } from './page-range.js';
 import normalizeUrl from 'normalize-url';
 import { InputError } from '../errors.js';
 import { isLocalKey, localCanonicalKey } from './local-key.js';
@@ -153,6 +154,9 @@ function parseHttpUrl(raw: string): URL {
  * Throws InputError for anything that is not an absolute http(s) URL.
  */
 export function canonicalKey(raw: string): string {
+  // A span of a PDF read as its own source keeps its range: a fact quoting it grounds in that source.
+  const range = rangeOf(raw.trim());
+  if (range) return withRange(canonicalKey(withoutRange(raw.trim())), range);
   if (isLocalKey(raw)) return localCanonicalKey(raw);
   const url = parseHttpUrl(raw);
 

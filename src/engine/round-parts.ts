@@ -44,6 +44,8 @@ export interface StoredText {
   projected?: string;
   /** The site it counts for: its origin, or the origin of the source it mirrors. */
   origin?: string;
+  /** A PDF stored up to its page cap: the pages it does not hold, where a quote may be instead. */
+  pages_not_read?: number;
 }
 
 export interface RoundContext {
@@ -113,7 +115,7 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     const key = factKeys[i] as string;
     const stored = ctx.storedText(key);
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
-    if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}`);
+    if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}${stored?.pages_not_read && f.quote?.trim() ? `; the PDF's last ${stored.pages_not_read} pages are not stored: when the quote is from them, read them with fetch_source pages and cite the url it returns` : ''}`);
     else {
       numberWarning(f, i, stored, warnings);
       codeWarning(f, i, stored, warnings);

@@ -9,6 +9,8 @@ import { DEFAULT_EXTRACT_TIMEOUT_MS, extractOffThread, prewarmExtraction } from 
 import { DEFAULT_TOTAL_TIMEOUT_MS, fetchPage } from './http-fetch.js';
 import type { FetchFail, FetchFailKind, FetchOk, FetchOptions } from './http-fetch.js';
 import { sanitizeText } from './untrusted.js';
+import type { PageRange } from '../engine/page-range.js';
+import type { PdfMarkdown } from './pdf/layout.js';
 
 export { extractFullText, extractOffThread, extractReadable, fetchPage };
 export type { Extracted, FetchFail, FetchFailKind, FetchOptions };
@@ -31,10 +33,12 @@ export interface ReadOk {
   method: Extracted['method'] | 'pdf';
   /** `content_type` as fetch_source reports it. */
   kind: 'html' | 'text' | 'pdf';
-  /** For a PDF: pages stored, and pages past the cap that were not read. */
-  pages?: { stored: number; not_read: number };
+  /** For a PDF: pages stored, and pages of the file not read (past the cap, or outside the range asked for). */
+  pages?: { stored: number; not_read: number; from?: number };
   /** For a PDF: its own outline (bookmarks) with page numbers, else one line per page. Sanitised. */
   outline?: string[];
+  /** For a PDF read from page 1: its outline entries past the page cap. Sanitised. */
+  pastCap?: string[];
   /** HTML only, when the markdown holds noticeably less than the page shows (see extract.ts). Sanitised. */
   kept?: number;
   leftOut?: string[];
@@ -50,7 +54,7 @@ export interface ReadFail extends Omit<FetchFail, 'kind'> {
  * Fetches `url` (see fetchPage for the guards), extracts its readable content as markdown, strips
  * invisible characters, and refuses pages whose readable text is under 200 characters.
  */
-export async function readPage(url: string, opts: FetchOptions, o: { full?: boolean; extractTimeoutMs?: number } = {}): Promise<ReadOk | ReadFail> {
+export async function readPage(url: string, opts: FetchOptions, o: { full?: boolean; extractTimeoutMs?: number; pages?: PageRange } = {}): Promise<ReadOk | ReadFail> {
   const started = Date.now();
   // The extraction thread starts while the page downloads.
   prewarmExtraction();
@@ -59,7 +63,11 @@ export async function readPage(url: string, opts: FetchOptions, o: { full?: bool
   const left = (opts.totalTimeoutMs ?? DEFAULT_TOTAL_TIMEOUT_MS) - (Date.now() - started);
   if (res.raw !== undefined) {
     // The parse shares the call's deadline, with a few seconds at least once the bytes are in.
-    return readPdfPage(res, opts, Math.max(left, 5_000));
+    return readPdfPage(res, opts, Math.max(left, 5_000), o.pages);
+  }
+  if (o.pages) {
+    // The caller's mistake, not the site's: it does not count toward degraded mode.
+    return { ok: false, kind: 'content-type', message: `${res.shownUrl} is not a PDF (${res.contentType}), and pages reads a span of a PDF: leave pages out`, status: res.status, attempts: res.attempts, reachedNetwork: false };
   }
   // Off the main thread and inside what is left of the call's deadline (see extract/off-thread.ts).
   const extracted = await extractOffThread(
@@ -96,14 +104,14 @@ export async function readPage(url: string, opts: FetchOptions, o: { full?: bool
   };
 }
 
-async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptions, leftMs: number): Promise<ReadOk | ReadFail> {
+async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptions, leftMs: number, range?: PageRange): Promise<ReadOk | ReadFail> {
   opts.onProgress?.(`Reading the PDF (${Math.round(res.bytes / 1024)} KiB)`);
   // The PDF reader (and pdf.js, inside its worker) load only when a PDF arrives.
   const { readPdf } = await import('./pdf/read.js');
   const where = res.shownUrl;
-  const pdf = await readPdf(res.raw ?? new Uint8Array(), where, { leftMs, ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}) });
+  const pdf = await readPdf(res.raw ?? new Uint8Array(), where, { leftMs, ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}), ...rangeRead(range) });
   const base = { status: res.status, attempts: res.attempts, reachedNetwork: true } as const;
-  if (!pdf.ok) return { ok: false, kind: 'content-type', message: pdf.message, ...base };
+  if (!pdf.ok) return { ok: false, kind: 'content-type', message: pdf.message, ...base, ...(pdf.reason === 'out-of-range' ? { reachedNetwork: false } : {}) };
   const markdown = sanitizeText(pdf.markdown);
   const readable = readableLength(markdown.replace(/^<!-- page \d+ -->$/gm, ''));
   if (readable < MIN_READABLE_CHARS) {
@@ -126,8 +134,21 @@ async function readPdfPage(res: FetchOk & { raw?: Uint8Array }, opts: FetchOptio
     usedFallback: false,
     method: 'pdf',
     kind: 'pdf',
-    pages: { stored: pdf.pages, not_read: pdf.notRead },
-    outline: pdf.outline.map((l) => sanitizeText(l)),
+    ...pdfFields(pdf, sanitizeText),
+  };
+}
+
+/** What readPdf is asked for a span of pages; nothing for a read from page 1 up to the cap. */
+export function rangeRead(range: PageRange | undefined): { firstPage?: number; maxPages?: number } {
+  return range ? { firstPage: range.from, maxPages: range.to - range.from + 1 } : {};
+}
+
+/** A read PDF's pages, outline and map past the cap as a source carries them (a web page's or a local file's). */
+export function pdfFields(pdf: PdfMarkdown, sanitize: (s: string) => string): Pick<ReadOk, 'pages' | 'outline' | 'pastCap'> {
+  return {
+    pages: { stored: pdf.pages, not_read: pdf.notRead, ...(pdf.first !== 1 ? { from: pdf.first } : {}) },
+    outline: pdf.outline.map((l) => sanitize(l)),
+    ...(pdf.pastCap.length > 0 ? { pastCap: pdf.pastCap.map((l) => sanitize(l)) } : {}),
   };
 }
 

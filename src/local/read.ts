@@ -2,6 +2,7 @@
 // as a fetched page (src/fetch/pipeline.ts), from bytes read on disk instead of over the network.
 import path from 'node:path';
 import type { LocalRef } from './open.js';
+import type { PageRange } from '../engine/page-range.js';
 
 export type LocalFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'docx';
 
@@ -30,8 +31,9 @@ export interface LocalReadOk {
   title: string;
   markdown: string;
   kind: 'html' | 'text' | 'pdf';
-  pages?: { stored: number; not_read: number };
+  pages?: { stored: number; not_read: number; from?: number };
   outline?: string[];
+  pastCap?: string[];
   kept?: number;
   leftOut?: string[];
   full?: boolean;
@@ -40,7 +42,7 @@ export interface LocalReadOk {
 export type LocalRead = LocalReadOk | { ok: false; message: string };
 
 /** Extracts a local file's readable text as markdown, sanitised; refuses one with too little text. */
-export async function readLocalSource(ref: LocalRef, bytes: Uint8Array, o: { full?: boolean } = {}): Promise<LocalRead> {
+export async function readLocalSource(ref: LocalRef, bytes: Uint8Array, o: { full?: boolean; pages?: PageRange } = {}): Promise<LocalRead> {
   const format = formatOf(ref.rel);
   if (format === undefined) return { ok: false, message: `${ref.key} is not a file this server reads (${READ_FORMATS})` };
   const pipeline = await import('../fetch/pipeline.js');
@@ -50,9 +52,10 @@ export async function readLocalSource(ref: LocalRef, bytes: Uint8Array, o: { ful
     ok: false as const,
     message: `${ref.key} has only ${readable} characters of readable text (under ${pipeline.MIN_READABLE_CHARS})${what}: it cannot be used as a source. Read another file`,
   });
+  if (o.pages && format !== 'pdf') return { ok: false, message: `${ref.key} is not a PDF, and pages reads a span of a PDF: leave pages out` };
   if (format === 'pdf') {
     const { readPdf } = await import('../fetch/pdf/read.js');
-    const pdf = await readPdf(bytes, ref.key);
+    const pdf = await readPdf(bytes, ref.key, pipeline.rangeRead(o.pages));
     if (!pdf.ok) return { ok: false, message: pdf.message };
     const markdown = sanitizeText(pdf.markdown);
     const readable = pipeline.readableLength(markdown.replace(/^<!-- page \d+ -->$/gm, ''));
@@ -62,8 +65,7 @@ export async function readLocalSource(ref: LocalRef, bytes: Uint8Array, o: { ful
       title: sanitizeText(pdf.title).trim() || fileName,
       markdown,
       kind: 'pdf',
-      pages: { stored: pdf.pages, not_read: pdf.notRead },
-      outline: pdf.outline.map((l) => sanitizeText(l)),
+      ...pipeline.pdfFields(pdf, sanitizeText),
     };
   }
   const { decodeBody } = await import('../fetch/decode.js');

@@ -3,6 +3,7 @@
 import { readLocalFile, resolveLocal } from './open.js';
 import { readLocalSource, type LocalReadOk } from './read.js';
 import { parseRoots } from './roots.js';
+import type { PageRange } from '../engine/page-range.js';
 
 export type LocalPage = (LocalReadOk & { finalUrl: string }) | { ok: false; message: string; reachedNetwork: false };
 
@@ -10,7 +11,7 @@ export interface LocalTarget {
   ok: true;
   /** `local:<root>/<path>`: the stored source's url and canonical key. */
   key: string;
-  read(o: { full?: boolean }): Promise<LocalPage>;
+  read(o: { full?: boolean; pages?: PageRange }): Promise<LocalPage>;
 }
 
 /** Resolves `given` against the roots the user allowed in `env`; a refusal says why, by name. */

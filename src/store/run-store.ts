@@ -68,8 +68,12 @@ export interface SourceMeta {
   /** PDF only: pages stored, and pages past the cap not read. */
   pages?: number;
   pages_not_read?: number;
+  /** PDF only, a span read as its own source (`pages`): the number of its first page. */
+  page_from?: number;
   /** PDF only: the outline returned with the text (the PDF's bookmarks, or its pages). */
   outline?: string[];
+  /** PDF only: the outline entries whose pages lie past the cap, the map of what was not read. */
+  outline_past_cap?: string[];
   /** The registrable domain of the URL the text came from, after redirects (SPEC 4.1 origin). */
   origin: string;
   /** The earlier source of another site whose text this one repeats: the two count as one origin. */
@@ -82,7 +86,7 @@ export interface SourceMeta {
 }
 
 /** What addSource stores: the text and the metadata the fetch produced; `origin` defaults to the URL's. */
-export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'outline' | 'kept' | 'left_out' | 'full'> & {
+export type NewSource = Pick<SourceMeta, 'url' | 'canonical_key' | 'title' | 'fetched_at' | 'content_type' | 'pages' | 'pages_not_read' | 'page_from' | 'outline' | 'outline_past_cap' | 'kept' | 'left_out' | 'full'> & {
   markdown: string;
   origin?: string;
 };
@@ -256,7 +260,9 @@ export class RunStore {
     if (d.content_type === 'html' || d.content_type === 'text' || d.content_type === 'pdf') src.content_type = d.content_type;
     if (typeof d.pages === 'number') src.pages = d.pages;
     if (typeof d.pages_not_read === 'number') src.pages_not_read = d.pages_not_read;
+    if (typeof d.page_from === 'number') src.page_from = d.page_from;
     if (Array.isArray(d.outline)) src.outline = d.outline.map(String);
+    if (Array.isArray(d.outline_past_cap)) src.outline_past_cap = d.outline_past_cap.map(String);
     if (typeof d.kept === 'number') src.kept = d.kept;
     if (Array.isArray(d.left_out)) src.left_out = d.left_out.map(String);
     if (d.full === true) src.full = true;
@@ -444,7 +450,9 @@ function sourceFile(id: string, s: NewSource, origin: string, mirrorOf: string |
   if (s.content_type !== undefined) meta.content_type = s.content_type;
   if (s.pages !== undefined) meta.pages = s.pages;
   if (s.pages_not_read) meta.pages_not_read = s.pages_not_read;
+  if (s.page_from !== undefined) meta.page_from = s.page_from;
   if (s.outline !== undefined) meta.outline = s.outline;
+  if (s.outline_past_cap !== undefined && s.outline_past_cap.length > 0) meta.outline_past_cap = s.outline_past_cap;
   if (s.kept !== undefined) meta.kept = s.kept;
   if (s.left_out !== undefined) meta.left_out = s.left_out;
   if (s.full) meta.full = true;
@@ -458,7 +466,9 @@ function sourceFile(id: string, s: NewSource, origin: string, mirrorOf: string |
       ...(meta.content_type !== undefined ? { content_type: meta.content_type } : {}),
       ...(meta.pages !== undefined ? { pages: meta.pages } : {}),
       ...(meta.pages_not_read !== undefined ? { pages_not_read: meta.pages_not_read } : {}),
+      ...(meta.page_from !== undefined ? { page_from: meta.page_from } : {}),
       ...(meta.outline !== undefined ? { outline: meta.outline } : {}),
+      ...(meta.outline_past_cap !== undefined ? { outline_past_cap: meta.outline_past_cap } : {}),
       origin,
       ...(mirrorOf !== undefined ? { mirror_of: mirrorOf } : {}),
       ...(meta.kept !== undefined ? { kept: meta.kept } : {}),

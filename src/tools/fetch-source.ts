@@ -11,6 +11,7 @@ import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { recordRead, seenBy, type Seen } from './outline-reads.js';
 import type { ToolDefinition } from './tool.js';
+import { alreadyHeld, morePages, morePagesOutput, pagesInput, pagesOf, pagesOutput, spanKey, spanOf } from './pdf-pages.js';
 
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
@@ -33,6 +34,7 @@ const inputSchema = {
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
   thread: threadName.optional().describe('Reader; outline on first read.'),
+  pages: pagesInput.optional(),
 };
 
 const outputSchema = {
@@ -49,7 +51,8 @@ const outputSchema = {
   duplicate: z.boolean(),
   degraded: z.boolean(),
   content_type: z.enum(['html', 'text', 'pdf']),
-  pages: z.object({ stored: z.number(), not_read: z.number() }).optional(),
+  pages: pagesOutput,
+  more_pages: morePagesOutput,
   origin: z.string(),
   mirror_of: z.string().optional(),
   kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
@@ -62,7 +65,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. more_pages maps a long PDF's pages not read. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -78,7 +81,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     ]);
     const local = args.path !== undefined ? (await import('../local/source.js')).localTarget(args.path, ctx.env) : undefined;
     if (local && !local.ok) return fail(local.reason);
-    const url = local ? local.key : (args.url as string);
+    const span = spanOf(args.pages, local ? local.key : (args.url as string));
+    if ('problem' in span) return fail(span.problem);
+    const { url, range } = span;
     // The address policy comes before the store: a refused spelling of a stored URL's host (`127.1`,
     // `user@host`) is refused whatever the store holds.
     if (args.thread !== undefined && !run.threads.some((t) => t.name === args.thread)) {
@@ -90,12 +95,15 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
     const { parseResolve } = await import('../fetch/resolve.js');
     const resolve = parseResolve(ctx.env.DEEP_RESEARCH_RESOLVE, allowHosts);
     if (!resolve.ok) return fail(resolve.reason);
-    let key: string;
+    let baseKey: string;
     try {
-      key = canonicalKey(url);
+      baseKey = canonicalKey(url);
     } catch (err) {
       throw new InputError(`url: ${(err as Error).message}`);
     }
+    const key = spanKey(baseKey, range);
+    const held = range && alreadyHeld(ctx.store.lookupSource(run.run_id, baseKey), range);
+    if (held) return fail(held);
 
     // `full` refetches only an HTML source not yet stored whole; anything else is answered from the store.
     const settled = (s: StoredSource): boolean => (!args.full || s.full === true || (s.content_type ?? 'html') !== 'html');
@@ -104,13 +112,13 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
 
     await extra.progress('fetching', 0, 2);
     const [{ readPage }, { fullTextUrl }] = await Promise.all([import('../fetch/pipeline.js'), import('../fetch/pdf/detect.js')]);
-    const page = local ? await local.read({ full: args.full === true }) : await readPage(fullTextUrl(url, key), {
+    const page = local ? await local.read({ full: args.full === true, ...(range ? { pages: range } : {}) }) : await readPage(fullTextUrl(url, baseKey), {
       ...ctx.fetch,
       ...(resolve.lookup ? { lookup: resolve.lookup } : {}),
       allowHosts,
       signal: extra.signal,
       onProgress: (message: string) => void extra.progress(message, 1, 2),
-    }, { full: args.full === true });
+    }, { full: args.full === true, ...(range ? { pages: range } : {}) });
 
     const read = await ctx.store.lock(run.run_id, (): Read | CallToolResult => {
       const current = ctx.store.loadRun(run.run_id);
@@ -139,7 +147,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         return { source, duplicate: true, degraded: tally.degraded };
       }
       const { source } = ctx.store.addSourceLocked(run.run_id, {
-        url,
+        url: spanKey(url, range),
         canonical_key: key,
         title: page.title,
         markdown: page.markdown,
@@ -148,6 +156,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         origin: originOf(page.finalUrl),
         content_type: page.kind,
         ...(page.pages ? { pages: page.pages.stored, pages_not_read: page.pages.not_read, outline: page.outline ?? [] } : {}),
+        ...(page.pages?.from !== undefined ? { page_from: page.pages.from } : {}),
+        ...(page.pastCap ? { outline_past_cap: page.pastCap } : {}),
         ...(page.kept !== undefined ? { kept: page.kept, left_out: page.leftOut ?? [] } : {}),
         ...(page.full && page.kind === 'html' ? { full: true } : {}),
       }, tally !== current.fetch ? { ...current, fetch: tally } : undefined);
@@ -225,7 +235,9 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         structured.kept = source.kept;
         if (first) structured.left_out = (source.left_out ?? []).map(fence);
       }
-      if (pdf) structured.pages = { stored: source.pages ?? 0, not_read: source.pages_not_read ?? 0 };
+      if (pdf) structured.pages = pagesOf(source);
+      const pastCap = pdf ? morePages(source, { focus: args.focus, first }, fence, (await import('../engine/outline-match.js')).matchEntries) : undefined;
+      if (pastCap) structured.more_pages = pastCap;
       return { result: ok(structured), contentChars: content.length, shown };
     }
   },

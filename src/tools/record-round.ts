@@ -135,7 +135,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
         storedText: (key): StoredText | undefined => {
           const s = ctx.store.lookupSource(run.run_id, key);
           if (!s) return undefined;
-          return { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown), origin: ctx.store.countingOrigin(run.run_id, s) };
+          return { source_id: s.id, title: s.title, markdown: s.markdown, projected: projection(s.sha256, s.markdown), origin: ctx.store.countingOrigin(run.run_id, s), ...(s.page_from === undefined && s.pages_not_read ? { pages_not_read: s.pages_not_read } : {}) };
         },
       });
       // Report first, then state: a crash in between leaves the round unrecorded, and recording it again

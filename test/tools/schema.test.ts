@@ -70,8 +70,9 @@ describe('tool contract', () => {
   // input and `note`, less record_audit's unaudited_pairs; each saves far more per call than it costs once.
   // The coverage audit (issue 24) added 221: coverage_report (193), record_critique's `uncovered` kind and
   // `source_id`, and check_drift's named release. Local sources (issue 25) added 178: search_sources (147),
-  // fetch_source's `path` and start_run's `local_roots`.
-  it('keeps all tool definitions together within 4,524 tokens (chars/4)', () => {
-    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4524);
+  // fetch_source's `path` and start_run's `local_roots`. Long PDFs (issue 24) added 68: fetch_source's
+  // `pages` input and `more_pages` output, the only way to the pages of a PDF past the cap.
+  it('keeps all tool definitions together within 4,592 tokens (chars/4)', () => {
+    expect(Math.round(JSON.stringify(tools).length / 4)).toBeLessThanOrEqual(4592);
   });
 });

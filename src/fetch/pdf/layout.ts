@@ -25,9 +25,13 @@ export interface PdfMarkdown {
   markdown: string;
   /** Pages stored. */
   pages: number;
-  /** Pages past the cap, not read. */
+  /** Pages of the file not read: past the cap, or outside the range asked for. */
   notRead: number;
+  /** The number of the first page read (1 unless a range was asked for). */
+  first: number;
   outline: string[];
+  /** Outline entries whose page lies past the cap (same form as `outline`): the map of what was not read. */
+  pastCap: string[];
   title: string;
 }
 
@@ -42,6 +46,7 @@ const FOOTNOTE_MARK = /^[0-9*†‡§¶]{1,3}$/u;
 const PAGE_MARKER = /^<!-- page \d+ -->$/;
 
 export function pdfToMarkdown(raw: PdfRaw, maxPages = MAX_PAGES): PdfMarkdown {
+  const first = raw.first ?? 1;
   const pages = raw.pages.slice(0, maxPages).map(pageLines);
   dropRunningLines(pages);
   const parts: string[] = [];
@@ -69,14 +74,16 @@ export function pdfToMarkdown(raw: PdfRaw, maxPages = MAX_PAGES): PdfMarkdown {
     const last = paragraphs[paragraphs.length - 1];
     pendingLine = i + 1 < pages.length && /\p{L}[-\u2010\u00ad]$/u.test(body) ? (last?.[last.length - 1] ?? '') : undefined;
     if (pendingLine !== undefined) body = body.slice(0, -1);
-    parts.push(`<!-- page ${i + 1} -->\n\n${body}`);
+    parts.push(`<!-- page ${first + i} -->\n\n${body}`);
   });
   const markdown = `${parts.join('\n\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
   return {
     markdown,
     pages: pages.length,
     notRead: Math.max(0, raw.total - pages.length),
-    outline: makeOutline(raw, pages),
+    first,
+    outline: makeOutline(raw, pages, first),
+    pastCap: first === 1 && raw.total > pages.length ? entryLines(raw.outline.filter((o) => o.page !== undefined && o.page > pages.length)) : [],
     title: cleanTitle(raw.title) || firstPageHeading(pages[0] ?? []),
   };
 }
@@ -341,25 +348,32 @@ function escapeInline(s: string): string {
   return s.replace(/[\\`*_[\]<~]/g, '\\$&');
 }
 
-function makeOutline(raw: PdfRaw, pages: Line[][]): string[] {
-  const lines: string[] = [];
-  if (raw.outline.length > 0) {
-    const minDepth = Math.min(...raw.outline.map((o) => o.depth));
-    for (const o of raw.outline) {
-      const title = o.title.normalize('NFKC').replace(/\s+/gu, ' ').trim();
-      if (title === '') continue;
-      lines.push(`${'  '.repeat(o.depth - minDepth)}${clip(title, 100)}${o.page !== undefined ? ` (p. ${o.page})` : ''}`);
-    }
-  }
+/** The outline shown with the text: the bookmarks of the pages read (all of them for a read from page 1), else each page's first line. */
+function makeOutline(raw: PdfRaw, pages: Line[][], first: number): string[] {
+  const last = first + pages.length - 1;
+  const lines = entryLines(first === 1 ? raw.outline : raw.outline.filter((o) => o.page !== undefined && o.page >= first && o.page <= last));
   if (lines.length === 0) {
     pages.forEach((page, i) => {
-      const first = page[0]?.text;
-      lines.push(first ? `p. ${i + 1}: ${clip(first, 60)}` : `p. ${i + 1}`);
+      const text = page[0]?.text;
+      lines.push(text ? `p. ${first + i}: ${clip(text, 60)}` : `p. ${first + i}`);
     });
   }
   if (lines.length <= OUTLINE_MAX) return lines;
   const keep = OUTLINE_MAX - 1;
   return [...lines.slice(0, keep), `… ${lines.length - keep} more entries`];
+}
+
+/** Entries as lines: two spaces of indentation a level, the title, and ` (p. N)` when it has a page. */
+function entryLines(outline: PdfRaw['outline']): string[] {
+  if (outline.length === 0) return [];
+  const lines: string[] = [];
+  const minDepth = Math.min(...outline.map((o) => o.depth));
+  for (const o of outline) {
+    const title = o.title.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+    if (title === '') continue;
+    lines.push(`${'  '.repeat(o.depth - minDepth)}${clip(title, 100)}${o.page !== undefined ? ` (p. ${o.page})` : ''}`);
+  }
+  return lines;
 }
 
 function cleanTitle(title: string): string {

@@ -29,13 +29,15 @@ const WORKER_HEAP_MB = 192;
 const MAX_GROWTH_MB = 200;
 const WATCH_MS = 25;
 
-export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 'encrypted' | 'truncated' | 'invalid' | 'timeout' | 'too-complex'; message: string };
+export type PdfReadResult = ({ ok: true } & PdfMarkdown) | { ok: false; reason: 'encrypted' | 'truncated' | 'invalid' | 'timeout' | 'too-complex' | 'out-of-range'; message: string };
 
 export interface PdfReadOptions {
   timeoutMs?: number;
   /** What is left of the whole call's deadline (ms): the parse gets no more than this. */
   leftMs?: number;
   maxPages?: number;
+  /** Read from this page on (1-based), at most maxPages of them. */
+  firstPage?: number;
 }
 
 export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
@@ -55,7 +57,7 @@ export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOpt
       message: `${where} is a PDF whose compressed text streams inflate to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MiB: a decompression bomb, not a document to read. Skip it or find an HTML version.`,
     };
   }
-  const reply = await runWorker({ data: bytes, maxPages }, timeoutMs);
+  const reply = await runWorker({ data: bytes, maxPages, ...(opts.firstPage !== undefined ? { firstPage: opts.firstPage } : {}) }, timeoutMs);
   if ('failure' in reply) {
     if (reply.failure === 'timeout') {
       return { ok: false, reason: 'timeout', message: `${where} is a PDF that took longer than ${(timeoutMs / 1000).toFixed(0)} s to parse, so it was abandoned: it is unusually complex or built to stall readers. Skip it or find an HTML version.` };
@@ -66,6 +68,9 @@ export async function readPdf(bytes: Uint8Array, where: string, opts: PdfReadOpt
     return { ok: false, reason: 'too-complex', message: `${where} is a PDF that the reader could not parse within its memory limit: it is unusually complex or built to exhaust readers. Skip it or find an HTML version.` };
   }
   if (!reply.ok) {
+    if (reply.kind === 'out-of-range') {
+      return { ok: false, reason: 'out-of-range', message: `${where} has ${reply.total} page${reply.total === 1 ? '' : 's'}, so pages from ${opts.firstPage} on do not exist: ask for pages between 1 and ${reply.total}.` };
+    }
     if (reply.kind === 'encrypted') {
       return { ok: false, reason: 'encrypted', message: `${where} is an encrypted PDF that needs a password to open. Skip it or find an open copy.` };
     }

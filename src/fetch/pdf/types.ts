@@ -9,8 +9,10 @@ import type { PdfMarkdown } from './layout.js';
 export type PdfItem = [string, number, number, number, number, boolean];
 
 export interface PdfRaw {
-  /** Pages in the file; `pages` holds the first `min(total, maxPages)`. */
+  /** Pages in the file; `pages` holds up to `maxPages` of them from page `first`. */
   total: number;
+  /** The number of `pages[0]` in the file (1 unless a range was asked for). */
+  first?: number;
   pages: PdfItem[][];
   outline: Array<{ title: string; depth: number; page?: number }>;
   /** The document's own title (Info dictionary), often empty or a file name. */
@@ -20,6 +22,8 @@ export interface PdfRaw {
 export interface WorkerRequest {
   data: Uint8Array;
   maxPages: number;
+  /** Read from this page (1-based) on: a span of a long document (fetch_source `pages`). */
+  firstPage?: number;
   /**
    * One document read by two threads (see read.ts): each opens it, the helper reads the even pages and
    * posts their items to the primary through `peer`, the primary reads the odd ones, merges both in page
@@ -32,7 +36,7 @@ export interface WorkerRequest {
 /** What the helper posts to the primary: the items of its pages, or nothing when it could not open the file. */
 export type PeerPages = { pages: Array<[number, PdfItem[]]> } | { failed: true };
 
-export type WorkerReply = { ok: true; md: PdfMarkdown } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string };
+export type WorkerReply = { ok: true; md: PdfMarkdown } | { ok: false; kind: 'encrypted' | 'invalid'; detail?: string } | { ok: false; kind: 'out-of-range'; total: number };
 
 /** One request as posted to the long-lived worker, and its answer, matched by `id`. */
 export type WorkerJob = WorkerRequest & { id: number };

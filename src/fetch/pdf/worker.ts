@@ -12,7 +12,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { pdfToMarkdown } from './layout.js';
 import type { PdfItem, PdfRaw, PeerPages, WorkerJob, WorkerReply, WorkerRequest, WorkerWarm } from './types.js';
 
-const MAX_OUTLINE = 400;
+/** Outline entries read; refman.pdf has 1,426 (one per help topic), and they are the map of pages past the cap. */
+const MAX_OUTLINE = 5_000;
 
 /** Undefined for a helper, whose pages go to the primary (see types.ts). */
 async function main(req: WorkerRequest): Promise<WorkerReply | undefined> {
@@ -56,7 +57,16 @@ async function open(req: WorkerRequest): Promise<WorkerReply | undefined> {
 
 async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest): Promise<WorkerReply | undefined> {
   const total = doc.numPages;
-  const read = Math.min(total, req.maxPages);
+  const first = req.firstPage ?? 1;
+  if (first > total) {
+    if (req.split?.role === 'helper') {
+      req.split.peer.postMessage({ pages: [] } satisfies PeerPages);
+      return undefined;
+    }
+    return { ok: false, kind: 'out-of-range', total };
+  }
+  const last = Math.min(total, first + req.maxPages - 1);
+  const read = last - first + 1;
   const split = req.split && read >= req.split.splitMin ? req.split : undefined;
   // Interleaved rather than halves: page cost varies along a document (front matter, index), and odd and
   // even pages balance the two threads better.
@@ -67,23 +77,23 @@ async function readDocument(doc: Awaited<ReturnType<typeof import('unpdf').getDo
   }
   const fromPeer = split?.role === 'primary' ? peerPages(split.peer) : undefined;
   const pages: PdfItem[][] = new Array<PdfItem[]>(read);
-  for (let n = 1; n <= read; n++) {
+  for (let n = first; n <= last; n++) {
     if (!mine(n)) continue;
-    pages[n - 1] = await pageItems(doc, n);
+    pages[n - first] = await pageItems(doc, n);
   }
   if (split?.role === 'helper') {
     const mineOnly: Array<[number, PdfItem[]]> = [];
-    for (let n = 1; n <= read; n++) if (mine(n)) mineOnly.push([n, pages[n - 1]!]);
+    for (let n = first; n <= last; n++) if (mine(n)) mineOnly.push([n, pages[n - first]!]);
     split.peer.postMessage({ pages: mineOnly } satisfies PeerPages);
     return undefined;
   }
   if (fromPeer) {
     const peer = await fromPeer;
-    if ('pages' in peer) for (const [n, items] of peer.pages) if (n >= 1 && n <= read && !mine(n)) pages[n - 1] = items;
+    if ('pages' in peer) for (const [n, items] of peer.pages) if (n >= first && n <= last && !mine(n)) pages[n - first] = items;
   }
   // Pages the helper did not deliver (it could not open the file) are read here.
-  for (let n = 1; n <= read; n++) if (pages[n - 1] === undefined) pages[n - 1] = await pageItems(doc, n);
-  return finish(doc, req, total, pages);
+  for (let n = first; n <= last; n++) if (pages[n - first] === undefined) pages[n - first] = await pageItems(doc, n);
+  return finish(doc, req, total, first, pages);
 }
 
 function peerPages(peer: MessagePort): Promise<PeerPages> {
@@ -107,7 +117,7 @@ async function pageItems(doc: Awaited<ReturnType<typeof import('unpdf').getDocum
   return items;
 }
 
-async function finish(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest, total: number, pages: PdfItem[][]): Promise<WorkerReply> {
+async function finish(doc: Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>, req: WorkerRequest, total: number, first: number, pages: PdfItem[][]): Promise<WorkerReply> {
   const outline: PdfRaw['outline'] = [];
   try {
     const tree = (await doc.getOutline()) ?? [];
@@ -133,7 +143,7 @@ async function finish(doc: Awaited<ReturnType<typeof import('unpdf').getDocument
   } catch {
     // Same: the title falls back to the URL.
   }
-  return { ok: true, md: pdfToMarkdown({ total, pages, outline, title }, req.maxPages) };
+  return { ok: true, md: pdfToMarkdown({ total, first, pages, outline, title }, req.maxPages) };
 }
 
 async function pageOf(doc: { getDestination(id: string): Promise<unknown[] | null>; getPageIndex(ref: unknown): Promise<number> }, dest: unknown): Promise<number | undefined> {
