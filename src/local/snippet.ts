@@ -1,6 +1,7 @@
 // The passage of a document that a search result shows: the window where most of the query's words meet.
 
-const WINDOW = 320;
+// About what a web search engine shows of a result: enough to judge it, not to read it (fetch_source reads).
+const WINDOW = 200;
 const MAX_HITS = 400;
 
 function words(q: string): string[] {
@@ -20,17 +21,17 @@ export function snippetOf(text: string, query: string): string {
   let bestScore = -1;
   // Two pointers over the sorted hits: the start whose window holds the most distinct words.
   for (let i = 0, j = 0; i < hits.length; i++) {
-    while (j < hits.length && hits[j]!.at < hits[i]!.at + WINDOW - 80) j++;
+    while (j < hits.length && hits[j]!.at < hits[i]!.at + WINDOW - 50) j++;
     const distinct = new Set(hits.slice(i, j).map((h) => h.term)).size;
     if (distinct > bestScore) {
       bestScore = distinct;
       best = hits[i]!.at;
     }
   }
-  let start = Math.max(0, best - 60);
+  let start = Math.max(0, best - 40);
   let end = Math.min(text.length, start + WINDOW);
   if (start > 0) start = text.lastIndexOf(' ', start) + 1 || start;
   if (end < text.length) end = Math.max(text.indexOf(' ', end) === -1 ? end : text.indexOf(' ', end), end);
-  const body = text.slice(start, Math.min(end, start + WINDOW + 40)).replace(/\s+/g, ' ').trim();
+  const body = text.slice(start, Math.min(end, start + WINDOW + 30)).replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
