@@ -7,6 +7,8 @@
  * dependency are easier to keep deterministic than a search library's tie-breaking.
  */
 
+import { projectForMatching, quoteNeedles } from '../engine/grounding.js';
+
 export const DEFAULT_BUDGET_CHARS = 8000;
 const CHUNK_CHARS = 800;
 const GAP_MARK = '[…]';
@@ -505,6 +507,8 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
   const split = sources.map((s) => ({ s, units: splitUnits(s.markdown) }));
   const all = split.flatMap(({ s, units }) => units.map((u) => ({ s, u })));
   const docs = split.flatMap(({ s, units }) => unitDocs(s.markdown, units));
+  // Each unit's text in the form quotes are matched in, made on the first query that quotes.
+  const projected: (string | undefined)[] = [];
   return {
     rank(statement, count, maxChars, context, options = {}) {
       const query = claimQuery(statement, context);
@@ -512,6 +516,20 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
       // Words no stored text holds ("documentation", "describe") cannot be matched: the share leaves them out.
       const own = [...query].filter(([t, w]) => w === 1 && docs.some((d) => d.counts.has(t))).map(([t]) => t);
       const scores = bm25Weighted(docs, query);
+      // A statement that quotes its source is about the words it quotes: the units that hold a quotation
+      // verbatim (as grounding finds quotes) rank above every unit that only shares its words.
+      const quoted = quotationsOf(statement);
+      const holds = new Map<number, string[]>();
+      if (quoted.length > 0) {
+        const top = Math.max(0, ...scores);
+        for (const [i, x] of all.entries()) {
+          const text = (projected[i] ??= projectForMatching(x.s.markdown.slice(x.u.start, x.u.end)));
+          const found = quoted.filter((q) => q.some((n) => text.includes(n)));
+          if (found.length === 0) continue;
+          scores[i] = (scores[i] ?? 0) + top * found.length + 1;
+          holds.set(i, found.map((q) => q[0] as string));
+        }
+      }
       const best = all
         .map((x, i) => ({ ...x, score: scores[i] ?? 0, i }))
         .filter((x) => x.score > 0)
@@ -520,13 +538,37 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
       return best
         .map((x) => ({
           source_id: x.s.id,
-          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', options.sentenceWeight),
+          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', holdingQuote(holds.get(x.i), options.sentenceWeight)),
           score: x.score,
           share: own.length === 0 ? 0 : own.filter((t) => docs[x.i]?.counts.has(t)).length / own.length,
           unit: `${x.s.id}@${x.u.start}`,
         }))
         .filter((p) => p.passage !== '');
     },
+  };
+}
+
+/** Quotations of at least three words in a statement, each as the forms grounding searches a quote in. */
+function quotationsOf(statement: string): string[][] {
+  const out: string[][] = [];
+  for (const m of statement.matchAll(/["“”]([^"“”]+)["“”]/g)) {
+    const q = (m[1] ?? '').trim();
+    if (q.split(/\s+/).length < 3) continue;
+    const needles = quoteNeedles(q);
+    if (needles.length > 0) out.push(needles);
+  }
+  return out;
+}
+
+/** A sentence holding the start of a quotation the unit holds outweighs the others when the passage's sentence is picked. */
+function holdingQuote(needles: string[] | undefined, weight?: (sentence: string) => number): ((sentence: string) => number) | undefined {
+  if (!needles || needles.length === 0) return weight;
+  const starts = needles.map((n) => n.split(' ').slice(0, 4).join(' '));
+  return (sentence) => {
+    const w = weight ? weight(sentence) : 1;
+    if (w <= 0) return w;
+    const text = projectForMatching(sentence);
+    return starts.some((s) => text.includes(s)) ? w * 100 : w;
   };
 }
 

@@ -77,3 +77,31 @@ describe('sentenceWeight', () => {
     expect(passageIndex([{ id: 'S1', markdown: UNIT }]).rank('postrm', 1, 70, undefined, { sentenceWeight: () => 0 })).toEqual([]);
   });
 });
+
+describe('a statement that quotes its source', () => {
+  // Trial 7: "The R FAQ says of the same file: "This code is loaded in package base."" was shown FAQ 7.25,
+  // which shares more of its words ("base package", "loaded"), and not the FAQ's sentence it quotes.
+  const FAQ = [
+    '## 7.25 Why did my .Rprofile stop working when I updated R?',
+    '',
+    'For functions that are not in the base package you need to specify the correct package namespace, since the code will be run before the packages are loaded. The file in the base package is loaded first.',
+    '',
+    '## 3.3 Startup',
+    '',
+    'R reads the site-wide profile first. This code is loaded in package base. The user profile comes next.',
+  ].join('\n');
+
+  it('ranks first the passage that holds the quotation, at the sentence that holds it', () => {
+    const statement = 'The R FAQ says of the same file: "This code is loaded in package base."';
+    const [best] = rankedPassages(FAQ, statement, 2, 200);
+    expect(best).toContain('This code is loaded in package base.');
+    // Without the quotation marks the words alone pick the other section: the quotation is what decides.
+    expect(rankedPassages(FAQ, statement.replace(/"/g, ''), 1, 200)[0]).toContain('For functions that are not in the base package');
+  });
+
+  it('matches a quotation as grounding does (case, quote marks, markdown escapes)', () => {
+    const md = 'Other text about packages loaded in base.\n\n## Site\n\nThe site file\\_name is read; “this code is loaded” in package base.';
+    const [best] = rankedPassages(md, 'It says "the site file_name is read" first', 1, 200);
+    expect(best).toContain('file\\_name is read');
+  });
+});
