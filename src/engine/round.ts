@@ -12,7 +12,7 @@ import { convergence } from './convergence.js';
 import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
-import { STALE_REASON, STALE_STOP_AFTER, isStale, staleStreak } from './stale-round.js';
+import { STALE_REASON, STALE_STOP_AFTER, STALE_UNREAD_REASON, staleKind, staleStreak } from './stale-round.js';
 import { contradictionsOf, heldAnswers, holdWarning, keyOrNone, withHolds, type RunContradiction } from './contradictions.js';
 import { heldWarning, unverifiedAnswers } from './verified-answers.js';
 import {
@@ -57,7 +57,8 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const originRun = originStreak({ prevStreak: prev.origin_streak ?? 0, phase, order: prev.phase_order, newOrigins: fresh.length });
   const exhausted = prev.origins_exhausted === true || originRun >= EXHAUSTED_AFTER;
   const basis = overlapOn === 'search_results' ? keys.results : keys.visited;
-  const stale = isStale({ resultSourceIds: basis.map((k) => ctx.storedText(k)?.source_id), storedBefore: prev.sources_before, newFacts });
+  const staleAs = staleKind({ resultSourceIds: basis.map((k) => ctx.storedText(k)?.source_id), visitedSourceIds: keys.visited.map((k) => ctx.storedText(k)?.source_id), storedBefore: prev.sources_before, newFacts });
+  const stale = staleAs !== undefined;
   const staleRun = staleStreak(prev.stale_streak ?? 0, stale);
   const staleStop = staleRun >= STALE_STOP_AFTER;
 
@@ -102,7 +103,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   });
   const converged = reason !== undefined;
   if (!converged) warnings.push(...held.map(heldWarning));
-  if (stale && !converged) warnings.push('every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read');
+  if (stale && !converged) warnings.push(staleAs === 'stored' ? 'every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read' : 'this round read none of its results the run had not stored and added no fact: one more such round stops the thread; read a result no thread has stored, or search elsewhere');
 
   // 6. One action per round (SPEC 4.1): the first that holds of STOP, ADVANCE_PHASE, REFORMULATE, CONTINUE.
   // A reformulation that coincides with a phase change still shows in next.reformulate_from.
@@ -114,7 +115,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const phaseReason = !converged
     ? phaseStep.reason
     : reason === 'PLATEAU_STOPPED' && staleStop
-      ? `${STALE_REASON}: the thread stopped (${reason}), no next round`
+      ? `${staleAs === 'unread' ? STALE_UNREAD_REASON : STALE_REASON}: the thread stopped (${reason}), no next round`
       : reason === 'PLATEAU_STOPPED' && stuck && level !== 3
       ? `${DEAD_END_REASON}: the thread stopped (${reason}), no next round`
       : `the thread stopped (${reason}): no next round`;

@@ -3,7 +3,7 @@ import { block, cell, inline, render, sourceLink } from './render.js';
 import { withFrontmatter } from '../format/frontmatter.js';
 import { originsLabel } from '../engine/basis.js';
 import { DEAD_END_REASON } from '../engine/origin-exhaustion.js';
-import { STALE_REASON } from '../engine/stale-round.js';
+import { STALE_PREFIX } from '../engine/stale-round.js';
 
 export function microReportName(slug: string, round: number): string {
   return `micro-report-${slug}-round-${round}.md`;
@@ -57,7 +57,7 @@ export function renderMicroReport(state: ThreadState, round: number, othersUpdat
     phase: r.phase,
     next_phase: r.next_phase,
     phase_reason: r.converged
-      ? `thread converged: ${r.convergence_reason ?? ''}${r.phase_reason.startsWith(DEAD_END_REASON) ? ` (${DEAD_END_REASON} and nothing new)` : r.phase_reason.startsWith(STALE_REASON) ? ` (${STALE_REASON})` : ''}`
+      ? `thread converged: ${r.convergence_reason ?? ''}${r.phase_reason.startsWith(DEAD_END_REASON) ? ` (${DEAD_END_REASON} and nothing new)` : r.phase_reason.startsWith(STALE_PREFIX) ? ` (${r.phase_reason.split(': the thread stopped')[0]})` : ''}`
       : r.phase_reason,
     focus: inline(r.next_focus),
     forced_subject: r.forced_subject_next,

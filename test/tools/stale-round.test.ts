@@ -40,10 +40,29 @@ describe('stale rounds', () => {
     const c = 'https://fresh.example.org/c';
     await seedSource(h.root, run_id, a); // read during round 1
     const r1 = await h.ok('record_round', { run_id, thread: 'Trials and output', query: 'iceland trial output', search_results: [a], urls_visited: [a], facts: [], summary: 's' });
-    expect(r1.warnings.join('\n')).not.toMatch(/already stored in the run/);
+    expect(r1.warnings.join('\n')).not.toMatch(/one more such round stops the thread/);
     await seedSource(h.root, run_id, c); // read during round 2
     const r2 = await h.ok('record_round', { run_id, thread: 'Trials and output', query: 'uk pilot sectors', search_results: [a, c], urls_visited: [c], facts: [], summary: 's' });
     expect(r2.converged).toBe(false);
-    expect(r2.warnings.join('\n')).not.toMatch(/already stored in the run/);
+    expect(r2.warnings.join('\n')).not.toMatch(/one more such round stops the thread/);
+  });
+
+  it('a round that reads none of its new results and adds no fact is stale: two stop the thread (trial 8)', async () => {
+    h = await connect();
+    const b = brief();
+    Object.assign(b.threads[0]!, { source_strategy: ['SURVEY', 'EXTRACT', 'VERIFY'] });
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: b });
+    await h.ok('start_thread', { run_id, thread: 'Trials and output' });
+    const stored = 'https://stored.example.org/page-1';
+    await seedSource(h.root, run_id, stored);
+    const fresh = (n: number) => [1, 2, 3].map((k) => `https://unread.example.org/r${n}-${k}`);
+    const round = (query: string, results: string[], visited: string[]) => ({ run_id, thread: 'Trials and output', query, search_results: results, urls_visited: visited, facts: [], summary: 'no result worth reading' });
+    const r1 = await h.ok('record_round', round('urllib3 timeout none infinite', fresh(1), []));
+    expect(r1.converged).toBe(false);
+    expect(r1.warnings.join('\n')).toMatch(/read none of its results the run had not stored and added no fact: one more such round stops the thread/);
+    // Only a page the run already had is re-read: still nothing new.
+    const r2 = await h.ok('record_round', round('urllib3 Timeout default socket', [...fresh(2), stored], [stored]));
+    expect(r2).toMatchObject({ action: 'STOP', converged: true, convergence_reason: 'PLATEAU_STOPPED' });
+    expect(r2.phase_reason).toBe('nothing new is reachable: no result the run had not stored was read, and no fact was added: the thread stopped (PLATEAU_STOPPED), no next round');
   });
 });
