@@ -96,6 +96,9 @@ export function classifyNew(
 // A number: digits with inner points or commas ("3.11", "2,500", "1.4"), not part of a word ("S3", "x86").
 const NUMBER = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/gu;
 const numberKey = (n: string) => n.replace(/,(?=\d{3}\b)/g, '');
+// In what states a number, a unit may be written onto it ("(5min)", "300ms", "v3"), and a release the fact
+// names by its minor version is stated by a patch release ("3.11" by "Python 3.11.2"): trial 8's false alarms.
+const QUOTED_NUMBER = /\d+(?:[.,]\d+)*/gu;
 
 /**
  * The numbers a fact states that its quote does not contain, in fact order: a fact may say no more than
@@ -106,11 +109,12 @@ const numberKey = (n: string) => n.replace(/,(?=\d{3}\b)/g, '');
  */
 export function numbersNotInQuote(fact: string, quote: string | undefined, headings: readonly string[] = []): string[] {
   if (!quote?.trim()) return [];
-  const inQuote = new Set([quote, ...headings].flatMap((t) => [...t.normalize('NFKC').matchAll(NUMBER)].map((m) => numberKey(m[0]))));
+  const inQuote = new Set([quote, ...headings].flatMap((t) => [...t.normalize('NFKC').matchAll(QUOTED_NUMBER)].map((m) => numberKey(m[0]))));
+  const stated = (k: string) => inQuote.has(k) || [...inQuote].some((q) => q.startsWith(`${k}.`));
   const missing: string[] = [];
   for (const m of fact.normalize('NFKC').matchAll(NUMBER)) {
     const n = m[0];
-    if (!inQuote.has(numberKey(n)) && !missing.includes(n)) missing.push(n);
+    if (!stated(numberKey(n)) && !missing.includes(n)) missing.push(n);
   }
   return missing;
 }

@@ -110,3 +110,17 @@ describe('numbersNotInQuote', () => {
     expect(numbersNotInQuote('Revenue rose 4%.', undefined)).toEqual([]);
   });
 });
+
+describe('numbersNotInQuote: what states a number (trial 8)', () => {
+  it('takes a number with a unit written onto it as stated', () => {
+    expect(numbersNotInQuote('The default total timeout is 5 minutes', 'total=5*60 seconds (5min)')).toEqual([]);
+    expect(numbersNotInQuote('Waits 300 ms between retries', 'a back-off of 300ms')).toEqual([]);
+  });
+
+  it('takes a release named by its minor version as stated by its patch release', () => {
+    expect(numbersNotInQuote('Python 3.11 documents the timeout', 'the optional timeout parameter', ['Python 3.11.2 documentation'])).toEqual([]);
+    // But not the other way round, and not another release.
+    expect(numbersNotInQuote('Python 3.11.4 documents it', 'see the docs', ['Python 3.11 documentation'])).toEqual(['3.11.4']);
+    expect(numbersNotInQuote('Python 3.1 documents it', 'see the docs', ['Python 3.11.2 documentation'])).toEqual(['3.1']);
+  });
+});
