@@ -29,7 +29,7 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
   config: {
     title: 'List stored passages the report leaves out',
     description:
-      "Per sub-question, the stored sources' best passages that no sentence of report.md states yet (all of them before it is written). Returns total, items [{thread, sub_question, source_id, passage}], next_offset. Call before record_critique; a material one is a gap of kind uncovered with its source_id.",
+      "Per sub-question, the stored sources' best passages that no sentence of report.md states yet (all of them before it is written). Returns total, items [{thread, sub_question, source_id, passage}], next_offset. Call before record_critique; one the answer needs: an uncovered gap with its source_id.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),
