@@ -592,6 +592,9 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
+    // A code fence's delimiters (and its info string) and a thematic break are not text a source states: in a
+    // passage they cannot be quoted back (trial 11: record_audit refused seven passages copied with "```python3").
+    .filter((l) => !/^ {0,3}(?:```|~~~)/.test(l) && !/^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(l))
     // List and quote markers go, as in the grounding projection, so a passage quoted back is found.
     .map((l) => l.replace(/^\s*(?:>\s?)*(?:[-*+]\s+)?/, ''))
     .join(' ')

@@ -46,7 +46,7 @@ describe('rankedPassages', () => {
     expect(now!.length).toBeLessThanOrEqual(160);
     expect(quoteFound(now!, page)).toBe(true);
     const [head] = rankedPassages(page, statement, 1, 160, undefined, { longSentence: 'head' });
-    expect(head).toMatch(/^``` \[include\] path = foo\.inc/);
+    expect(head).toMatch(/^\[include\] path = foo\.inc/);
     expect(head).not.toMatch(/affected by the condition/);
   });
 
@@ -103,5 +103,29 @@ describe('a statement that quotes its source', () => {
     const md = 'Other text about packages loaded in base.\n\n## Site\n\nThe site file\\_name is read; “this code is loaded” in package base.';
     const [best] = rankedPassages(md, 'It says "the site file_name is read" first', 1, 200);
     expect(best).toContain('file\\_name is read');
+  });
+});
+
+describe('passages over code blocks (trial 11)', () => {
+  const DOC = [
+    '## Timeouts',
+    '',
+    'By default _aiohttp_ uses a _total_ 300 seconds (5min) timeout. Thus the default timeout is:',
+    '',
+    '```python3',
+    'aiohttp.ClientTimeout(total=5*60, connect=None,',
+    '                      sock_connect=None, sock_read=None)',
+    '```',
+    '',
+    '---',
+    '',
+    'Timeout could be overridden for a request like `ClientSession.get()`.',
+  ].join('\n');
+
+  it('leaves out fence delimiters, info strings and rules, so a passage copied back grounds', () => {
+    const [p] = rankedPassages(DOC, 'the default timeout is ClientTimeout(total=5*60, sock_read=None)', 1, 400);
+    expect(p).toContain('aiohttp.ClientTimeout(total=5*60, connect=None, sock_connect=None, sock_read=None)');
+    expect(p).not.toMatch(/```|python3|---/);
+    expect(quoteFound(p!, DOC), p).toBe(true);
   });
 });
