@@ -42,6 +42,9 @@ export interface DriftInput {
 export interface DriftResult {
   drift: boolean;
   signals: DriftSignal[];
+  /** With a domain signal: how often the page names each excluded term, and the thread's own terms. */
+  excluded?: { term: string; count: number }[];
+  stated?: number;
 }
 
 /**
@@ -174,8 +177,11 @@ export function assessDrift(i: DriftInput): DriftResult {
   if (wanted.length > 0 && stated === 0) signals.push('subject');
 
   // A page on the subject may name what the run excludes (an FAQ comparing frameworks): only a page that
-  // names excluded terms more often than the thread's own is about them.
-  if (i.exclude.length > 0 && count(i.exclude) > stated) signals.push('domain');
+  // names excluded terms more often than the thread's own is about them. Each word of the thread's phrases
+  // counts too, at half weight: an exclude term built on the subject's own word ("Build-Depends" for a
+  // thread on "Depends and Pre-Depends") must not outnumber a chapter that is about the subject (trial 9).
+  const excluded = i.exclude.length > 0 ? count(i.exclude) : 0;
+  if (excluded > 0 && excluded > stated && excluded > wordPlaces(page, wanted) / 2) signals.push('domain');
 
   const period = i.scope?.period;
   if (period) {
@@ -200,5 +206,16 @@ export function assessDrift(i: DriftInput): DriftResult {
 
   if (i.versionContext && otherRelease(whole, targetReleases(i.versionContext))) signals.push('version');
 
-  return { drift: signals.length > 0, signals };
+  return {
+    drift: signals.length > 0,
+    signals,
+    ...(signals.includes('domain') ? { excluded: i.exclude.map((term) => ({ term, count: count([term]) })).filter((e) => e.count > 0), stated } : {}),
+  };
+}
+
+/** Places where any content word of the phrases stands, each place once. */
+function wordPlaces(page: Page, phrases: readonly string[]): number {
+  const at = new Set<number>();
+  for (const w of new Set(phrases.flatMap(phraseWords))) for (const i of placesOf(page, w)) at.add(i);
+  return at.size;
 }

@@ -85,11 +85,21 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
         signals: result.signals,
         consecutive_drifts: streak,
         action: driftAction(streak, result.drift),
-        ...(result.signals.includes('version') ? { why: await versionWhy(text, versionContext) } : {}),
+        ...(result.signals.includes('version') ? { why: await versionWhy(text, versionContext) } : result.excluded ? { why: domainWhy(result.excluded, result.stated ?? 0) } : {}),
       });
     });
   },
 };
+
+/**
+ * A domain signal names the excluded terms that outnumbered the thread's own (terms of the brief, not page
+ * text), so a model can tell an off-topic page from an exclude term that was too broad (trial 9: "Build-Depends"
+ * excluded, and the chapter on Depends skipped with no reason given).
+ */
+function domainWhy(excluded: readonly { term: string; count: number }[], stated: number): string {
+  const named = excluded.map((e) => `"${e.term}" ${e.count}×`).join(', ');
+  return `the page names the brief's excluded terms (${named}) more often than this thread's subjects and include terms (${stated}×). If the page is what the thread is about, the exclude term is too broad: start_run with new: true to revise the brief's disambiguation.`;
+}
 
 /**
  * A version signal says which release the page is about and which the run names, so a model whose reachable

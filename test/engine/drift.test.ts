@@ -156,7 +156,7 @@ describe('signals together', () => {
       versionContext: ['Football 2.3'],
       text: 'Football 1.9: football in Brazil, football in 1970.',
     });
-    expect(r).toEqual({ drift: true, signals: ['subject', 'domain', 'temporal', 'geographic', 'version'] });
+    expect(r).toEqual({ drift: true, signals: ['subject', 'domain', 'temporal', 'geographic', 'version'], excluded: [{ term: 'football', count: 3 }], stated: 0 });
   });
 });
 
