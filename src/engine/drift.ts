@@ -180,8 +180,9 @@ export function assessDrift(i: DriftInput): DriftResult {
   // names excluded terms more often than the thread's own is about them. Each word of the thread's phrases
   // counts too, at half weight: an exclude term built on the subject's own word ("Build-Depends" for a
   // thread on "Depends and Pre-Depends") must not outnumber a chapter that is about the subject (trial 9).
+  // A word inside an excluded phrase ("week" in "school week") is no mention of the thread's subject.
   const excluded = i.exclude.length > 0 ? count(i.exclude) : 0;
-  if (excluded > 0 && excluded > stated && excluded > wordPlaces(page, wanted) / 2) signals.push('domain');
+  if (excluded > 0 && excluded > stated && excluded > wordPlaces(page, wanted, i.exclude) / 2) signals.push('domain');
 
   const period = i.scope?.period;
   if (period) {
@@ -213,9 +214,19 @@ export function assessDrift(i: DriftInput): DriftResult {
   };
 }
 
-/** Places where any content word of the phrases stands, each place once. */
-function wordPlaces(page: Page, phrases: readonly string[]): number {
+/** Places where any content word of the phrases stands, each place once, outside the excluded phrases. */
+function wordPlaces(page: Page, phrases: readonly string[], excluded: readonly string[]): number {
+  const inside = new Set<number>();
+  for (const e of excluded) {
+    const words = phraseWords(e);
+    if (words.length < 2) continue;
+    const places = words.map((w) => placesOf(page, w));
+    // A place of one of its words with every other word right beside it (within the phrase's length).
+    for (const [k, list] of places.entries()) {
+      for (const p of list) if (places.every((other, j) => j === k || other.some((q) => Math.abs(q - p) < words.length))) inside.add(p);
+    }
+  }
   const at = new Set<number>();
-  for (const w of new Set(phrases.flatMap(phraseWords))) for (const i of placesOf(page, w)) at.add(i);
+  for (const w of new Set(phrases.flatMap(phraseWords))) for (const i of placesOf(page, w)) if (!inside.has(i)) at.add(i);
   return at.size;
 }

@@ -14,7 +14,7 @@ const CHAPTER = [
   'Packages can declare in their control file that they have certain relationships to other packages.',
   'Pre-Depends is like Depends, except that the named packages are installed before unpacking starts.',
   'Recommends declares a strong, but not absolute, dependency, and Suggests says a package may be more useful with others.',
-  ...Array.from({ length: 5 }, (_, n) => `The Depends field declares an absolute dependency (case ${n + 1}): a package that Depends on another is not configured before it, and Pre-Depends goes further.`),
+  ...Array.from({ length: 7 }, (_, n) => `The Depends field declares an absolute dependency (case ${n + 1}): a package that Depends on another is not configured before it, and Pre-Depends goes further.`),
   ...Array.from({ length: 8 }, (_, n) => `Build-Depends lists what building needs (source relationship ${n + 1}); an entry of Build-Depends is written as one of Depends.`),
 ].join('\n\n');
 const NPM = Array.from({ length: 8 }, (_, n) => `npm installs what package.json lists under dependencies; npm ci reads the lock file (note ${n + 1}).`).join('\n\n');
