@@ -37,3 +37,18 @@ export function rangeProblem(r: PageRange): string | undefined {
   if (n > MAX_RANGE_PAGES) return `pages: ${r.from}-${r.to} is ${n} pages, more than the ${MAX_RANGE_PAGES} one call reads; ask for {from: ${r.from}, to: ${r.from + MAX_RANGE_PAGES - 1}} and read on from there`;
   return undefined;
 }
+
+/**
+ * A span source's title: what a reviewer reads in the report's Sources list. The first heading on a span's
+ * first page is whatever section of a help topic the span starts in ("See Also", "Value": trial 10), so the
+ * title names the document, the pages, and the outline entries (help topics) that start in them.
+ */
+export function spanTitle(document: string, r: PageRange, outline: readonly string[]): string {
+  const topics = outline
+    .map((e) => /^\s*(.*?)\s*\(p\. (\d+)\)$/.exec(e))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[2]) >= r.from && Number(m[2]) <= r.to)
+    .map((m) => m[1] as string)
+    .filter((t) => t !== '');
+  const shown = topics.slice(0, 3).join(', ') + (topics.length > 3 ? ', …' : '');
+  return `${document}, pages ${r.from}–${r.to}${shown ? `: ${shown}` : ''}`;
+}

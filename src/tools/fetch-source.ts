@@ -12,6 +12,7 @@ import { runId, threadName } from './schemas.js';
 import { recordRead, seenBy, type Seen } from './outline-reads.js';
 import type { ToolDefinition } from './tool.js';
 import { alreadyHeld, morePages, morePagesOutput, pagesInput, pagesOf, pagesOutput, spanKey, spanOf } from './pdf-pages.js';
+import { spanTitle } from '../engine/page-range.js';
 
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
@@ -149,7 +150,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       const { source } = ctx.store.addSourceLocked(run.run_id, {
         url: spanKey(url, range),
         canonical_key: key,
-        title: page.title,
+        title: range ? spanTitle(ctx.store.lookupSource(run.run_id, baseKey)?.title ?? documentName(url), range, page.outline ?? []) : page.title,
         markdown: page.markdown,
         fetched_at: ctx.now(),
         // The site the text came from: after redirects, and for a doi:/arxiv: key the page that served it.
@@ -263,4 +264,15 @@ function supersetOf(before: string, full: string): string {
 function withSkipHint(message: string): string {
   const m = message.trim().replace(/\.+$/, '');
   return /\bskip\b/i.test(m) ? `${m}.` : `${m}. Skip this result and go on with the others.`;
+}
+
+/** A document's file name from its url or local path ("refman.pdf"), for a span whose whole was never read. */
+function documentName(url: string): string {
+  const path = url.replace(/[?#].*$/s, '').replace(/\/+$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name) || path;
+  } catch {
+    return name || path; // a malformed escape stays as written
+  }
 }

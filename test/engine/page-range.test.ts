@@ -2,7 +2,7 @@
 // limits, and the outline entries past the cap that a focus picks.
 import { describe, expect, it } from 'vitest';
 import { canonicalKey } from '../../src/engine/canonical-url.js';
-import { MAX_RANGE_PAGES, rangeOf, rangeProblem, withoutRange, withRange } from '../../src/engine/page-range.js';
+import { MAX_RANGE_PAGES, rangeOf, rangeProblem, withoutRange, withRange, spanTitle } from '../../src/engine/page-range.js';
 import { matchEntries } from '../../src/engine/outline-match.js';
 
 describe('page ranges', () => {
@@ -44,5 +44,13 @@ describe('outline entries a focus picks', () => {
   it('gives the top-level entries without a focus', () => {
     expect(matchEntries(entries, undefined, 5)).toEqual(['The base package (p. 301)', 'The stats package (p. 1400)']);
     expect(matchEntries(entries, '  ', 1)).toEqual(['The base package (p. 301)']);
+  });
+});
+
+describe('spanTitle (trial 10: spans were titled "See Also" and "Value")', () => {
+  it('names the document, the pages and the outline entries that start in them', () => {
+    expect(spanTitle('refman.pdf', { from: 616, to: 620 }, ['Startup (p. 616)', 'stop (p. 620)'])).toBe('refman.pdf, pages 616–620: Startup, stop');
+    expect(spanTitle('R: A Language and Environment', { from: 10, to: 12 }, ['Intro (p. 9)'])).toBe('R: A Language and Environment, pages 10–12');
+    expect(spanTitle('x.pdf', { from: 1, to: 50 }, ['a (p. 1)', 'b (p. 2)', 'c (p. 3)', 'd (p. 4)'])).toBe('x.pdf, pages 1–50: a, b, c, …');
   });
 });

@@ -100,6 +100,10 @@ describe('fetch_source pages: a long PDF past its page cap', () => {
     expect(s2.more_pages.next_step).toMatch(/^This source holds pages 349-352 of 400\. For others, fetch_source with the same url and pages/);
     const file = stored('S2');
     expect(file).toMatch(/\npages: 4\npages_not_read: 396\npage_from: 349\n/);
+    // Its title names the document (the whole PDF's, S1), the pages, and the outline entries starting there.
+    // Its title names the document (as S1, the whole PDF's first read, has it), the pages, and the outline
+    // entries that start in them (trial 10: spans were titled by their first heading, "See Also").
+    expect(s2.title).toBe(`${(s1.title as string).replace('</untrusted-page-content>', '')}, pages 349–352: libPaths</untrusted-page-content>`);
     expect(file).toContain('<!-- page 350 -->');
     expect(file).not.toContain('<!-- page 1 -->');
     expect(quoteFound(LIBPATHS, file)).toBe(true);
