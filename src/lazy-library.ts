@@ -18,15 +18,7 @@ const nodeRequire = createRequire(import.meta.url);
 export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims' } as const;
 
 export function lazyLibrary<T>(name: keyof typeof LAZY_LIBRARIES): T {
-  if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {
-    // This code sits in dist/ or in dist/chunks/.
-    for (const rel of [`./lib/${name}.cjs`, `../lib/${name}.cjs`]) {
-      const file = new URL(rel, import.meta.url);
-      if (existsSync(file)) return nodeRequire(fileURLToPath(file)) as T;
-    }
-    throw new Error(`the bundle's dist/lib/${name}.cjs is missing: run npm run build`);
-  }
-  return nodeRequire(LAZY_LIBRARIES[name]) as T;
+  return load<T>(`${name}.cjs`, LAZY_LIBRARIES[name]);
 }
 
 /** Data files kept out of the bundle's start: dist/lib/<name>.json, copied from the package by scripts/lazy-libraries.mjs. */
@@ -34,12 +26,18 @@ export const LAZY_DATA = { confusables: 'unhomoglyph/data.json' } as const;
 
 /** A JSON data file read on first use (Unicode's confusables table is 117 kB of code when bundled). */
 export function lazyData<T>(name: keyof typeof LAZY_DATA): T {
+  return load<T>(`${name}.json`, LAZY_DATA[name]);
+}
+
+/** dist/lib/<file> in the bundle; the package itself from sources. */
+function load<T>(file: string, specifier: string): T {
   if (process.env.DEEP_RESEARCH_BUNDLED_LIBRARIES === 'dist/lib') {
-    for (const rel of [`./lib/${name}.json`, `../lib/${name}.json`]) {
-      const file = new URL(rel, import.meta.url);
-      if (existsSync(file)) return nodeRequire(fileURLToPath(file)) as T;
+    // This code sits in dist/ or in dist/chunks/.
+    for (const rel of [`./lib/${file}`, `../lib/${file}`]) {
+      const url = new URL(rel, import.meta.url);
+      if (existsSync(url)) return nodeRequire(fileURLToPath(url)) as T;
     }
-    throw new Error(`the bundle's dist/lib/${name}.json is missing: run npm run build`);
+    throw new Error(`the bundle's dist/lib/${file} is missing: run npm run build`);
   }
-  return nodeRequire(LAZY_DATA[name]) as T;
+  return nodeRequire(specifier) as T;
 }
