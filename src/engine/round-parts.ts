@@ -185,6 +185,14 @@ function groundAlso(f: RoundFactInput, i: number, ctx: RoundContext, warnings: s
   return kept;
 }
 
+/** Where advice on quoting applies; a round that stops the thread says where else (see `whenStopped`). */
+export const NEXT_ROUND = 'from the next round';
+
+/** Advice for a next round, said of later threads when this round stopped the thread (trial 11: advice with a STOP). */
+export function whenStopped(warning: string): string {
+  return warning.replace(NEXT_ROUND, 'in later rounds of other threads');
+}
+
 function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefined, warnings: string[]): void {
   let unquoted = numbersNotInQuote(f.fact, f.quote);
   // A number may be stated only above the quote: in the page's title (the version a page documents), a
@@ -197,7 +205,7 @@ function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefi
   const it = unquoted.length === 1 ? 'it' : 'them';
   // Recorded as given: a number from a table cell can be right without being in the quote.
   warnings.push(
-    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote, the headings above it or the page title (recorded as given); from the next round, quote the words that state ${it}, or leave ${it} out of the fact`,
+    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote, the headings above it or the page title (recorded as given); ${NEXT_ROUND}, quote the words that state ${it}, or leave ${it} out of the fact`,
   );
 }
 
@@ -208,7 +216,7 @@ function codeWarning(f: RoundFactInput, i: number, stored: StoredText | undefine
   if (unquoted.length === 0) return;
   const it = unquoted.length === 1 ? 'it' : 'them';
   warnings.push(
-    `fact ${i + 1}: ${unquoted.map((t) => `\`${t}\``).join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); from the next round, quote the words that name ${it}, or leave ${it} out of the fact`,
+    `fact ${i + 1}: ${unquoted.map((t) => `\`${t}\``).join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); ${NEXT_ROUND}, quote the words that name ${it}, or leave ${it} out of the fact`,
   );
 }
 

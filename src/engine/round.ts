@@ -24,6 +24,7 @@ import {
   updateContradictions,
   updateSubjects,
   updateSubQuestions,
+  whenStopped,
   type RoundContext,
   type RoundInput,
 } from './round-parts.js';
@@ -102,6 +103,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     roundBudget: prev.round_budget,
   });
   const converged = reason !== undefined;
+  if (converged) warnings.splice(0, warnings.length, ...warnings.map(whenStopped));
   if (!converged) warnings.push(...held.map(heldWarning));
   if (stale && !converged) warnings.push(staleAs === 'stored' ? 'every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read' : 'this round read none of its results the run had not stored and added no fact: one more such round stops the thread; read a result no thread has stored, or search elsewhere');
 

@@ -74,6 +74,16 @@ describe('computed confidence in a round', () => {
     expect(decision.sub_questions).toEqual([{ id: 'SQ-1', status: 'ANSWERED', confidence: 'VERIFIED', origins: 1 }]);
   });
 
+  it('advice for a next round is said of later threads when the round stops the thread (trial 11)', () => {
+    const stops = decideRound(thread(), round([fact('https://www.sqlite.org/lang.html', { fact: 'Since 2019 the default timeout is none' })]), ctx).decision;
+    expect(stops).toMatchObject({ converged: true, action: 'STOP' });
+    expect(stops.warnings.join('\n')).toMatch(/fact 1: 2019 is not in its quote.*\(recorded as given\); in later rounds of other threads, quote the words that state it/);
+    expect(stops.warnings.join('\n')).not.toMatch(/from the next round/);
+    const goesOn = decideRound(thread(), round([fact('https://blog.example.com/a', { fact: 'Since 2019 the default timeout is none' })]), ctx).decision;
+    expect(goesOn.converged).toBe(false);
+    expect(goesOn.warnings.join('\n')).toMatch(/from the next round, quote the words that state it/);
+  });
+
   it('a grounded `also` from another registrable domain makes it VERIFIED', () => {
     const f = fact('https://blog.example.com/a', { also: [{ url: 'https://other.org/b', quote: 'default timeout is none' }] });
     const { decision, state } = decideRound(thread(), round([f]), ctx);
