@@ -5,6 +5,7 @@ import { plainTextProjection } from './grounding.js';
 import { isStopWord, terms } from './text.js';
 import type { DriftSignal } from './types.js';
 import { otherRelease, targetReleases } from './version-drift.js';
+import { upperBound } from './sorted.js';
 
 export { terms } from './text.js';
 
@@ -117,17 +118,6 @@ function placesOf(page: Page, w: string): number[] {
   const all = [...(page.at.get(lower) ?? []), ...(page.at.get(`${lower}s`) ?? []), ...(page.at.get(`${lower}es`) ?? [])].sort((a, b) => a - b);
   // A word of one or two letters ("R", "Go") is a name only in the case written.
   return w.length <= 2 ? all.filter((i) => page.raw[i] === w) : all;
-}
-
-function upperBound(sorted: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Places where the phrase is stated: each place of its rarest word with every other word within reach. */

@@ -8,6 +8,7 @@
  */
 
 import { projectForMatching, quoteNeedles } from '../engine/grounding.js';
+import { upperBound } from '../engine/sorted.js';
 
 export const DEFAULT_BUDGET_CHARS = 8000;
 const CHUNK_CHARS = 800;
@@ -310,17 +311,6 @@ function firstAfter(sorted: number[], lo: number, hi: number): number | undefine
 }
 
 /** Index of the first value greater than `v`. */
-function upperBound(sorted: number[], v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) <= v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 // --- BM25 ------------------------------------------------------------------------------------------
 
 function bm25(markdown: string, units: Unit[], query: string[]): number[] {

@@ -19,18 +19,11 @@ export type { FetchOk, LookupFunction } from './http-fetch.js';
 /** Readable text shorter than this is "not a source" (SPEC §4.1): an error page, a paywall, a JS shell. */
 export const MIN_READABLE_CHARS = 200;
 
-export interface ReadOk {
-  ok: true;
-  finalUrl: string;
+/** What reading a source yields, from the web or a local folder: its text and what is known of its shape. */
+export interface ReadText {
   /** Sanitised (see untrusted.ts), as is `markdown`. */
   title: string;
   markdown: string;
-  status: number;
-  contentType: string;
-  bytes: number;
-  attempts: number;
-  usedFallback: boolean;
-  method: Extracted['method'] | 'pdf';
   /** `content_type` as fetch_source reports it. */
   kind: 'html' | 'text' | 'pdf';
   /** For a PDF: pages stored, and pages of the file not read (past the cap, or outside the range asked for). */
@@ -44,6 +37,17 @@ export interface ReadOk {
   leftOut?: string[];
   /** The page's whole visible text was asked for (`full`). */
   full?: boolean;
+}
+
+export interface ReadOk extends ReadText {
+  ok: true;
+  finalUrl: string;
+  status: number;
+  contentType: string;
+  bytes: number;
+  attempts: number;
+  usedFallback: boolean;
+  method: Extracted['method'] | 'pdf';
 }
 
 export interface ReadFail extends Omit<FetchFail, 'kind'> {

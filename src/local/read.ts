@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { LocalRef } from './open.js';
 import type { PageRange } from '../engine/page-range.js';
+import type { ReadText } from '../fetch/pipeline.js';
 
 export type LocalFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'docx';
 
@@ -26,17 +27,8 @@ export function formatOf(rel: string): LocalFormat | undefined {
   return FORMATS[path.posix.extname(rel).toLowerCase()];
 }
 
-export interface LocalReadOk {
+export interface LocalReadOk extends ReadText {
   ok: true;
-  title: string;
-  markdown: string;
-  kind: 'html' | 'text' | 'pdf';
-  pages?: { stored: number; not_read: number; from?: number };
-  outline?: string[];
-  pastCap?: string[];
-  kept?: number;
-  leftOut?: string[];
-  full?: boolean;
 }
 
 export type LocalRead = LocalReadOk | { ok: false; message: string };
