@@ -39,6 +39,8 @@ interface Call {
   tool: string;
   args: Record<string, unknown>;
   reply_chars: number;
+  /** The recording's server refused this call: nothing it would have stored is in the recording's run. */
+  isError?: boolean;
 }
 
 export interface Replay {
@@ -159,7 +161,9 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
     await client.initialize();
     client.notify('notifications/initialized');
     for (const [i, asRecorded] of rec.calls.entries()) {
-      const recorded = adapt(asRecorded);
+      // A call the recording's server refused is made by neither replay: a later server that answers it
+      // (a PDF over the old size cap) would store a source the model never saw and shift every later id.
+      const recorded = asRecorded.isError === true ? undefined : adapt(asRecorded);
       if (!recorded) {
         errors.push(false);
         perCall.push(0);
@@ -269,6 +273,11 @@ export async function replayFootprint(): Promise<{ rows: Row[]; notes: string[] 
         notes.push(`| ${tool} | ${n} | ${int(cur.chars[tool] ?? 0)} | ${int(old.chars[tool] ?? 0)} | ${int(recorded[tool] ?? 0)} |`);
       }
       notes.push(`| total | ${rec.calls.length} | ${int(total(cur.chars))} | ${int(total(old.chars))} | ${int(total(recorded))} |`);
+      if (process.env.DEEP_RESEARCH_REPLAY_PERCALL) {
+        // Per call, to find where the characters go (not in the published results).
+        notes.push('', '| # | tool | current | ' + BASELINE + ' | arguments |', '|---|---|---|---|---|');
+        for (const [i, c] of rec.calls.entries()) notes.push(`| ${i + 1} | ${c.tool} | ${int(cur.perCall[i] ?? 0)} | ${int(old.perCall[i] ?? 0)} | ${JSON.stringify(c.args).replace(/\|/g, '/').slice(0, 120)} |`);
+      }
       if (diverged.length) notes.push(`| calls both answered without error | ${both.length} | ${int(sum(cur))} | ${int(sum(old))} | — |`, '', `${rec.name}: ratio ${ratio.toFixed(2)} over all calls, ${bothRatio.toFixed(2)} over the ${both.length} calls both servers answered without error.`);
     }
   } finally {
