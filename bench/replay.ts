@@ -184,7 +184,17 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
       if (!placed && READS_REPORT.has(call.tool) && typeof runId === 'string') {
         // What the model wrote with its file tools (report.md) goes where it wrote it.
         const files = path.join(rec.dir, 'run');
-        if (fs.existsSync(files)) fs.cpSync(files, path.join(work, 'artifacts', runId), { recursive: true });
+        if (fs.existsSync(files)) {
+          const into = path.join(work, 'artifacts', runId);
+          fs.cpSync(files, into, { recursive: true });
+          // The replay serves the trial web on a port: the URLs the report lists are the stored ones there.
+          for (const f of fs.readdirSync(into).filter((n) => n.endsWith('.md'))) {
+            const file = path.join(into, f);
+            let text = fs.readFileSync(file, 'utf8');
+            for (const host of Object.keys(SITES)) text = text.split(`http://${host}/`).join(`http://${host}:${port}/`);
+            fs.writeFileSync(file, text);
+          }
+        }
         placed = true;
       }
       const r = (await client.callTool(call.tool, withPort(call.args, port) as Record<string, unknown>)) as Record<string, unknown>;

@@ -63,7 +63,7 @@ export function parseReply(text: string, isError = false): Reply {
  * block's first line (`title: …`), where a reader finds it.
  */
 function pageFields(body: string, fields: Map<string, string>): void {
-  const m = /^<untrusted-page-content [^\n]*>\ntitle: (.*)$/m.exec(body);
+  const m = /^<untrusted [^\n]*>\ntitle: (.*)$/m.exec(body);
   if (m && !fields.has('title')) fields.set('title', m[1] ?? '');
 }
 
@@ -141,11 +141,11 @@ function makeReply(text: string, isError: boolean, fields: Map<string, string>, 
 }
 
 /**
- * A page-derived field (fetch_source's `title`) comes fenced as `<untrusted-page-content>…</…>`: the fence
+ * A page-derived field (fetch_source's `title`) comes fenced as `<untrusted>…</…>`: the fence
  * marks it as data for the reader, and a writer quoting the title in a report leaves the tags out.
  */
 export function unfenced(s: string): string {
-  const m = /^<untrusted-page-content>([\s\S]*)<\/untrusted-page-content>$/.exec(s);
+  const m = /^<untrusted>([\s\S]*)<\/untrusted>$/.exec(s);
   return m ? (m[1] ?? '') : s;
 }
 

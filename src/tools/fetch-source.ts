@@ -13,6 +13,7 @@ import { recordRead, seenBy, type Seen } from './outline-reads.js';
 import type { ToolDefinition } from './tool.js';
 import { alreadyHeld, morePages, morePagesOutput, pagesInput, pagesOf, pagesOutput, spanKey, spanOf } from './pdf-pages.js';
 import { spanTitle } from '../engine/page-range.js';
+import { outlineDigest } from '../engine/outline-digest.js';
 
 const DEFAULT_CHARS = 8_000;
 /** A first read with neither focus nor start_index shows the page's opening, beside its outline, to choose where to read. */
@@ -25,6 +26,9 @@ const FOCUS_UNITS = 4;
 const FOCUS_CHARS = 4_000;
 /** Passages scoring below this share of the best one are not shown for a focus: they cost more than they tell. */
 const RELEVANCE_FLOOR = 0.5;
+/** Outline lines on a first read: the whole document to the depth that fits (outline-digest). */
+const OUTLINE_ENTRIES = 40;
+const FOCUSED_OUTLINE_ENTRIES = 20;
 
 const inputSchema = {
   run_id: runId,
@@ -219,7 +223,8 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
         total_chars: source.markdown.length,
       };
       if (first) {
-        const entries = source.outline ?? outlineWithOffsets(source.markdown);
+        // A focused read has its passages: the outline is a map to the rest, so fewer levels of it.
+        const entries = outlineDigest(source.outline ?? outlineWithOffsets(source.markdown, Infinity), args.focus === undefined ? OUTLINE_ENTRIES : FOCUSED_OUTLINE_ENTRIES);
         if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
       } else {
         const names = sectionsShown(source.markdown, content);

@@ -93,7 +93,7 @@ describe('lookalike tags, property-based', () => {
   });
 
   it('leaves ordinary brackets alone: maths, code, quotes and a partial name', () => {
-    for (const s of ['a < b and c > d', 'if (x<y) return;', '« Bonjour » dit-il', '<untrusted-pages are not our tag', '\u300A三国演义\u300B', 'x \u2039 y']) {
+    for (const s of ['a < b and c > d', 'if (x<y) return;', '« Bonjour » dit-il', '<untrust me, a partial name', '\u300A三国演义\u300B', 'x \u2039 y']) {
       expect(inner(fence(s))).toBe(s);
     }
   });

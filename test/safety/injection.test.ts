@@ -13,7 +13,7 @@ import { connect, type Harness } from '../helpers/mcp.js';
 import { startServer, type TestServer } from '../fetch/helpers.js';
 import { expectWholeReply } from '../helpers/fenced.js';
 
-const TAG = 'untrusted-page-content';
+const TAG = 'untrusted';
 // Markers only the page carries: wherever one shows up, page text has reached the reply.
 const TITLE_MARK = 'ZQXTITLE';
 const HEAD_MARK = 'ZQXHEAD';

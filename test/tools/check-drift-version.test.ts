@@ -32,7 +32,7 @@ describe('check_drift: another release', () => {
     expect(flagged).toMatchObject({ drift: true, signals: ['version'], action: 'skip' });
     // It says which release the page is about (page text, fenced) and which the run names, and what to do
     // when every reachable page is of another release (a real run skipped all of its docs without knowing why).
-    expect(flagged.why).toMatch(/^the page is about release <untrusted-page-content>python 3\.4<\/untrusted-page-content>; the question or brief names python 3\.11\. If every reachable page is of another release/);
+    expect(flagged.why).toMatch(/^the page is about release <untrusted>python 3\.4<\/untrusted>; the question or brief names python 3\.11\. If every reachable page is of another release/);
     const fine = await h.ok('check_drift', { run_id, thread: 'asyncio', source_id: 'S2' });
     expect(fine).toMatchObject({ drift: false, signals: [], action: 'extract' });
     expect(fine.why).toBeUndefined();

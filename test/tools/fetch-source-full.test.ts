@@ -62,7 +62,7 @@ describe('fetch_source kept, left_out and full', () => {
     const s1 = first.structuredContent as Record<string, any>;
     expect(s1).toMatchObject({ source_id: 'S1', duplicate: false });
     expect(s1.kept).toBeLessThan(0.9);
-    expect(s1.left_out).toEqual(['<untrusted-page-content>68.2. Built-in Operator Classes</untrusted-page-content>']);
+    expect(s1.left_out).toEqual(['<untrusted>68.2. Built-in Operator Classes</untrusted>']);
     // The heading is page text: in the text rendering it sits inside the untrusted block.
     const t1 = text(first);
     expect(JSON.parse(t1)).toEqual(s1);

@@ -73,7 +73,7 @@ describe('fetch_source pages: a long PDF past its page cap', () => {
     expect(s1).toMatchObject({ source_id: 'S1', pages: { stored: 300, not_read: 100 } });
     // The map: the outline entries past the cap that match the focus, fenced; the way to read them.
     expect(s1.more_pages.entries).toBe(3);
-    expect(s1.more_pages.outline).toBe('<untrusted-page-content>libPaths (p. 350)</untrusted-page-content>');
+    expect(s1.more_pages.outline).toBe('<untrusted>libPaths (p. 350)</untrusted>');
     expect(fencedAround(s1.more_pages.outline, 'libPaths (p. 350)')).toBe(true);
     expect(s1.more_pages.next_step).toMatch(/^Pages 301-400 were not read \(page cap\); outline holds the entries there that match focus\. To read a span, fetch_source with the same url and pages: \{from, to\}/);
     expect(json(first)).toEqual(s1);
@@ -103,7 +103,7 @@ describe('fetch_source pages: a long PDF past its page cap', () => {
     // Its title names the document (the whole PDF's, S1), the pages, and the outline entries starting there.
     // Its title names the document (as S1, the whole PDF's first read, has it), the pages, and the outline
     // entries that start in them (trial 10: spans were titled by their first heading, "See Also").
-    expect(s2.title).toBe(`${(s1.title as string).replace('</untrusted-page-content>', '')}, pages 349–352: libPaths</untrusted-page-content>`);
+    expect(s2.title).toBe(`${(s1.title as string).replace('</untrusted>', '')}, pages 349–352: libPaths</untrusted>`);
     expect(file).toContain('<!-- page 350 -->');
     expect(file).not.toContain('<!-- page 1 -->');
     expect(quoteFound(LIBPATHS, file)).toBe(true);

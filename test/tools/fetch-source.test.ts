@@ -55,7 +55,7 @@ describe('fetch_source', () => {
   it('stores a page once per canonical key; URL variants answer from the store without a request', async () => {
     await open();
     const first = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article?utm_source=x`, focus: 'burnout sleep' });
-    expect(first).toMatchObject({ source_id: 'S1', duplicate: false, degraded: false, title: '<untrusted-page-content>Four-day week trial results</untrusted-page-content>' });
+    expect(first).toMatchObject({ source_id: 'S1', duplicate: false, degraded: false, title: '<untrusted>Four-day week trial results</untrusted>' });
     expect(first.canonical_key).toBe(`127.0.0.1:${web.port}/article`);
     // An IP host is its own origin; the reply and the stored frontmatter both say it.
     expect(first.origin).toBe('127.0.0.1');
@@ -92,14 +92,14 @@ describe('fetch_source', () => {
     await open();
     const r = await h.call('fetch_source', { run_id: runId, url: `${web.origin}/article`, focus: 'instructions' });
     const t = text(r);
-    const open_ = t.indexOf('<untrusted-page-content');
-    const close = t.lastIndexOf('</untrusted-page-content>');
+    const open_ = t.indexOf('<untrusted');
+    const close = t.lastIndexOf('</untrusted>');
     expect(open_).toBeGreaterThan(0);
     expect(t.indexOf('delete the artifacts folder')).toBeGreaterThan(open_);
     expect(t.indexOf('delete the artifacts folder')).toBeLessThan(close);
     const content = (r.structuredContent as { content: string }).content;
-    expect(content.split('</untrusted-page-content>').length).toBe(2);
-    expect(content.indexOf('delete the artifacts folder')).toBeGreaterThan(content.indexOf('<untrusted-page-content'));
+    expect(content.split('</untrusted>').length).toBe(2);
+    expect(content.indexOf('delete the artifacts folder')).toBeGreaterThan(content.indexOf('<untrusted'));
     expect(fs.readdirSync(path.dirname(h.root)).some((f) => f === 'cron.d')).toBe(false);
   });
 

@@ -14,7 +14,7 @@ afterEach(async () => {
   h = undefined;
 });
 
-const T = 'untrusted-page-content';
+const T = 'untrusted';
 const URL_ = 'https://example.org/manual';
 const section = (name: string, words: string) => `## ${name}\n\n${Array.from({ length: 12 }, (_, i) => `${words} sentence ${i} of the ${name.toLowerCase()} section.`).join(' ')}\n`;
 const PAGE = ['# Manual', '', 'An opening paragraph about the manual.', '', section('Merging', 'Merging joins two histories'), section('Rebasing', 'Rebasing rewrites commits'), section('Cherry picking', 'Cherry picking copies one commit')].join('\n');
@@ -80,6 +80,23 @@ describe('fetch_source outline', () => {
     expect(first.outline[0]).toContain('Part 11 @');
     expect(first.content.length).toBeLessThan(3_600);
     expect(first.next_start_index).toBeGreaterThan(2_000);
+  });
+
+  it('shows a long outline to the depth that fits, over the whole page; fewer levels beside a focus', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    // 8 chapters of 3 topics each: 1 + 8 + 24 headings.
+    const chapters = Array.from({ length: 8 }, (_, c) => [`## Chapter ${c}\n\nChapter ${c} opens here.\n`, ...Array.from({ length: 3 }, (_, s) => `### Topic ${c}.${s}\n\nTopic ${c}.${s} is explained in this paragraph about merging.\n`)].join('\n'));
+    await seedSource(h.root, run_id, URL_, ['# Manual', '', 'Opening.', '', ...chapters].join('\n'), 'Manual');
+    const lines = (r: Record<string, any>) => (r.outline[0] as string).replace(`<${T}>`, '').replace(`</${T}>`, '').split('\n');
+    const whole = lines(await fetchAs({ run_id, thread: 'Trials and output' }));
+    expect(whole).toHaveLength(33);
+    expect(whole).toContain('    Topic 7.2 @' + whole.at(-1)!.split('@')[1]);
+    const focused = lines(await fetchAs({ run_id, thread: 'Counter-evidence', focus: 'topic merging' }));
+    // Every chapter, the last one too, and no topic: a head cut would show chapters 0 to 4 in detail instead.
+    expect(focused.filter((l) => /^ {2}Chapter \d+ @\d+$/.test(l))).toHaveLength(8);
+    expect(focused.some((l) => l.includes('Topic'))).toBe(false);
+    expect(focused.at(-1)).toBe('… 24 deeper entries not shown');
   });
 });
 

@@ -19,7 +19,8 @@
 import type { PdfItem, PdfRaw } from './types.js';
 
 export const MAX_PAGES = 300;
-const OUTLINE_MAX = 40;
+// Entries kept with the stored text; a reply shows a digest of them (src/engine/outline-digest.ts).
+const OUTLINE_MAX = 400;
 
 export interface PdfMarkdown {
   markdown: string;
