@@ -111,14 +111,15 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
   const drifted = new Set(prev.drifted_keys);
   const primaryOrigins = prev.definition.primary_origins ?? [];
   const isNew = classifyNew(input.facts, new Set(prev.facts.map((f) => normalizeFactText(f.fact))));
-  return input.facts.map((f, i) => {
+  const unquoted: Unquoted = { numbers: [], code: [] };
+  const facts = input.facts.map((f, i) => {
     const key = factKeys[i] as string;
     const stored = ctx.storedText(key);
     const admitted = admitFact(f, { grounding: ctx.grounding, storedMarkdownFor: () => stored?.markdown, projectedFor: () => stored?.projected });
     if (admitted.warning) warnings.push(`fact ${i + 1}: ${admitted.warning}${stored?.pages_not_read && f.quote?.trim() ? `; the PDF's last ${stored.pages_not_read} pages are not stored: when the quote is from them, read them with fetch_source pages and cite the url it returns` : ''}`);
     else {
-      numberWarning(f, i, stored, warnings);
-      codeWarning(f, i, stored, warnings);
+      unquotedNumbers(f, i, stored, unquoted.numbers);
+      unquotedCode(f, i, stored, unquoted.code);
     }
     if (admitted.grounded && f.quote !== undefined && stored !== undefined && quoteStruckThrough(f.quote, stored.markdown)) warnings.push(`fact ${i + 1}: ${STRUCK_WARNING}`);
     const also = groundAlso(f, i, ctx, warnings);
@@ -165,6 +166,8 @@ export function admitRoundFacts(prev: ThreadState, input: RoundInput, factKeys: 
     if (also.length > 0) out.also = also.map((a) => (a.source_id ? { url: a.url, quote: a.quote, source_id: a.source_id } : { url: a.url, quote: a.quote }));
     return out;
   });
+  warnings.push(...unquotedWarnings(unquoted));
+  return facts;
 }
 
 /** A fact's `also` entries that ground like its own quote would; the others are dropped with a warning. */
@@ -193,7 +196,13 @@ export function whenStopped(warning: string): string {
   return warning.replace(NEXT_ROUND, 'in later rounds of other threads');
 }
 
-function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefined, warnings: string[]): void {
+/** Numbers and code terms of facts that their quotes do not hold, by fact (0-based), said in one warning each. */
+interface Unquoted {
+  numbers: { i: number; terms: string[] }[];
+  code: { i: number; terms: string[] }[];
+}
+
+function unquotedNumbers(f: RoundFactInput, i: number, stored: StoredText | undefined, out: Unquoted['numbers']): void {
   let unquoted = numbersNotInQuote(f.fact, f.quote);
   // A number may be stated only above the quote: in the page's title (the version a page documents), a
   // heading (a changelog's version), or a PDF's numbered section title. Looked up only then.
@@ -201,23 +210,33 @@ function numberWarning(f: RoundFactInput, i: number, stored: StoredText | undefi
     const above = [stored.title, ...enclosingHeadings(f.quote, stored.markdown), ...numberedHeadingsAbove(f.quote, stored.markdown)];
     unquoted = numbersNotInQuote(f.fact, f.quote, above);
   }
-  if (unquoted.length === 0) return;
-  const it = unquoted.length === 1 ? 'it' : 'them';
-  // Recorded as given: a number from a table cell can be right without being in the quote.
-  warnings.push(
-    `fact ${i + 1}: ${unquoted.join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote, the headings above it or the page title (recorded as given); ${NEXT_ROUND}, quote the words that state ${it}, or leave ${it} out of the fact`,
-  );
+  if (unquoted.length > 0) out.push({ i, terms: unquoted });
 }
 
-function codeWarning(f: RoundFactInput, i: number, stored: StoredText | undefined, warnings: string[]): void {
+function unquotedCode(f: RoundFactInput, i: number, stored: StoredText | undefined, out: Unquoted['code']): void {
   let unquoted = codeNotInQuote(f.fact, f.quote);
   // A manual names the command a section documents in its heading, above the sentence that is quoted.
   if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) unquoted = codeNotInQuote(f.fact, f.quote, [stored.title, ...enclosingHeadings(f.quote, stored.markdown)]);
-  if (unquoted.length === 0) return;
-  const it = unquoted.length === 1 ? 'it' : 'them';
-  warnings.push(
-    `fact ${i + 1}: ${unquoted.map((t) => `\`${t}\``).join(', ')} ${unquoted.length === 1 ? 'is' : 'are'} not in its quote or the headings above it (recorded as given); ${NEXT_ROUND}, quote the words that name ${it}, or leave ${it} out of the fact`,
-  );
+  if (unquoted.length > 0) out.push({ i, terms: unquoted.map((t) => `\`${t}\``) });
+}
+
+/**
+ * One warning for the numbers and one for the code terms of all facts whose quotes do not hold them
+ * (recorded as given: a number from a table cell can be right without being in the quote). The advice is
+ * the same for every fact, so it is said once (SPEC 11.1, reply economy).
+ */
+function unquotedWarnings(u: Unquoted): string[] {
+  const say = (notes: { i: number; terms: string[] }[], where: string, verb: string): string[] => {
+    if (notes.length === 0) return [];
+    const [one] = notes;
+    if (notes.length === 1 && one) {
+      const it = one.terms.length === 1 ? 'it' : 'them';
+      return [`fact ${one.i + 1}: ${one.terms.join(', ')} ${one.terms.length === 1 ? 'is' : 'are'} not in its quote${where} (recorded as given); ${NEXT_ROUND}, quote the words that ${verb} ${it}, or leave ${it} out of the fact`];
+    }
+    const which = notes.map((n) => `${n.i + 1} (${n.terms.join(', ')})`).join(', ');
+    return [`facts ${which}: not in their quotes${where.replace(/\bit\b/g, 'them')} (recorded as given); ${NEXT_ROUND}, quote the words that ${verb} them, or leave them out of the facts`];
+  };
+  return [...say(u.numbers, ', the headings above it or the page title', 'state'), ...say(u.code, ' or the headings above it', 'name')];
 }
 
 /** Subject coverage counts only what the round says it targeted (SPEC 4.1 subject coverage). */

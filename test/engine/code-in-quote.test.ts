@@ -69,4 +69,18 @@ describe('record_round', () => {
   it('takes the command from the heading above the quote', () => {
     expect(codeWarnings('`postrm` is called after the files are removed.', 'is called after the package’s files have been removed or replaced.')).toEqual([]);
   });
+
+  it('says the advice once for all facts whose quotes lack their terms, naming each fact and its terms', () => {
+    const quote = 'Therefore, all `postrm` actions must only rely on essential packages.';
+    const url = 'https://x.org/policy.html';
+    const facts = [
+      { fact: 'postrm must run `deluser --system foo`.', url, quote, confidence: 'VERIFIED' as const },
+      { fact: 'All `postrm` actions must only rely on essential packages.', url, quote, confidence: 'VERIFIED' as const },
+      { fact: 'postrm may call `update-rc.d foo remove` and --purge.', url, quote, confidence: 'VERIFIED' as const },
+    ];
+    const warnings = decideRound(oneThread(), round(facts), pageContext('Package maintainer scripts', PAGE)).decision.warnings.filter((w) => w.includes('not in their quotes'));
+    expect(warnings).toEqual([
+      'facts 1 (`deluser --system foo`), 3 (`update-rc.d foo remove`, `--purge`): not in their quotes or the headings above them (recorded as given); from the next round, quote the words that name them, or leave them out of the facts',
+    ]);
+  });
 });
