@@ -78,6 +78,18 @@ export function quoteForm(text: string): string {
 /** Words a quotation must hold to mark its passage as taken up: a phrase, not a term. */
 const QUOTE_MIN_WORDS = 6;
 
+/** Whether a sentence (six words or more) lies inside one of the passages the audit took as support, in `quoteForm`. */
+function inTaken(sentence: string, taken: readonly string[]): boolean {
+  if (taken.length === 0) return false;
+  const text = quoteForm(sentence).replace(/[.;:!?]+$/, '');
+  return text.split(' ').length >= QUOTE_MIN_WORDS && taken.some((t) => t.includes(text));
+}
+
+/** The passages of SUPPORTED and PARTIAL verdicts on the report's current pairs, in `quoteForm`. */
+export function takenPassages(verdicts: readonly { verdict: string; passage?: string }[]): string[] {
+  return verdicts.flatMap((v) => (v.verdict !== 'UNSUPPORTED' && v.passage ? [quoteForm(v.passage)] : []));
+}
+
 /** The report's quotations of six words or more, in `quoteForm`: a passage one of them quotes is stated. */
 export function reportQuotes(report: string): string[] {
   const out: string[] = [];
@@ -109,17 +121,19 @@ function sentenceStated(p: ReadonlySet<string>, report: readonly ReadonlySet<str
  * where the window around it carries other sentences), or when at least half of its sentences (those with
  * something to say) are each stated by one sentence of the report and none of its requirements is left
  * out: a manual's "must" beside a sentence the report does state is what a reader of the report misses.
+ * A sentence inside a passage the claim audit recorded as supporting a statement of the report (`taken`)
+ * is stated too, however the report paraphrased it (trial 12: a cited, audited sentence listed as left out).
  */
-export function isStated(passage: string, report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): boolean {
+export function isStated(passage: string, report: readonly ReadonlySet<string>[], quotes: readonly string[] = [], taken: readonly string[] = []): boolean {
   if (quotes.length > 0) {
     const text = quoteForm(passage);
     if (quotes.some((q) => text.includes(q))) return true;
   }
   const parts = sentencesOf(passage)
-    .map((s) => ({ stems: stems(s), requirement: isRequirement(s) }))
+    .map((s) => ({ text: s, stems: stems(s), requirement: isRequirement(s) }))
     .filter((s) => s.stems.size >= MIN_SENTENCE_STEMS);
   if (parts.length === 0) return false;
-  const stated = parts.map((p) => sentenceStated(p.stems, report));
+  const stated = parts.map((p) => sentenceStated(p.stems, report) || inTaken(p.text, taken));
   if (parts.some((p, i) => p.requirement && !stated[i])) return false;
   return stated.filter(Boolean).length * 2 >= parts.length;
 }
@@ -133,10 +147,11 @@ export const REQUIREMENT_WEIGHT = 2;
  * a requirement weighs REQUIREMENT_WEIGHT, so a manual's "must" is shown before the sentence that
  * introduces it.
  */
-export function coverageWeight(report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): (sentence: string) => number {
+export function coverageWeight(report: readonly ReadonlySet<string>[], quotes: readonly string[] = [], taken: readonly string[] = []): (sentence: string) => number {
   return (sentence) => {
     const st = stems(sentence);
     if (st.size >= MIN_SENTENCE_STEMS && sentenceStated(st, report)) return 0;
+    if (inTaken(sentence, taken)) return 0;
     if (quotes.length > 0) {
       const text = quoteForm(sentence);
       if (text.split(' ').length >= QUOTE_MIN_WORDS && quotes.some((q) => q.includes(text) || text.includes(q))) return 0;
@@ -155,21 +170,21 @@ export function reportStems(sentences: readonly string[]): Set<string>[] {
  * definition order): for each, its strong candidates that the report does not state and that no earlier
  * sub-question showed.
  */
-export function uncoveredPassages(questions: readonly CoverageQuestion[], report: readonly ReadonlySet<string>[], quotes: readonly string[] = []): CoverageItem[] {
+export function uncoveredPassages(questions: readonly CoverageQuestion[], report: readonly ReadonlySet<string>[], quotes: readonly string[] = [], taken: readonly string[] = []): CoverageItem[] {
   const shown = new Set<string>();
   const out: CoverageItem[] = [];
   for (const q of questions) {
     const top = q.candidates[0]?.score ?? 0;
-    let taken = 0;
+    let count = 0;
     for (const c of q.candidates) {
-      if (taken >= COVERAGE_LIMITS.perQuestion) break;
+      if (count >= COVERAGE_LIMITS.perQuestion) break;
       if (c.share < COVERAGE_LIMITS.minShare || c.score < COVERAGE_LIMITS.minRelative * top) continue;
       // Two copies of one page (a mirror under another URL) give the same passage: it is shown once.
       const text = c.passage.replace(/\s+/g, ' ').trim().toLowerCase();
-      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report, quotes)) continue;
+      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report, quotes, taken)) continue;
       shown.add(c.unit);
       shown.add(text);
-      taken += 1;
+      count += 1;
       out.push({ thread: q.thread, sub_question: q.sub_question, source_id: c.source_id, passage: c.passage });
     }
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { coverageWeight, rankingQuestion, reportQuotes, reportStems, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
-import { parseReport } from '../engine/statements.js';
+import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, ok, REPLY_CHARS, replySize } from './result.js';
@@ -49,8 +49,11 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
     const index = passageIndex(sources);
     const stated = reportStems(sentences);
     const quotes = reportQuotes(report ?? '');
+    // What the claim audit found supporting the report's current statements is stated, however paraphrased.
+    const verdicts = ctx.store.loadAudit(run.run_id).verdicts;
+    const taken = parsed ? takenPassages(auditPairs(parsed).flatMap((p) => (verdicts[p.pair_id] ? [verdicts[p.pair_id] as { verdict: string; passage?: string }] : []))) : [];
     // Each passage is cut around a sentence the report leaves out, a requirement first.
-    const sentenceWeight = coverageWeight(stated, quotes);
+    const sentenceWeight = coverageWeight(stated, quotes, taken);
     const questions: CoverageQuestion[] = run.threads.flatMap((entry) => {
       const state = ctx.store.loadThread(run.run_id, entry.slug);
       const definition = state?.definition ?? run.brief.threads.find((t) => t.name === entry.name);
@@ -64,7 +67,7 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
         candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' '), { sentenceWeight }).filter((c) => keep.has(c.source_id)),
       }));
     });
-    const all = uncoveredPassages(questions, stated, quotes).map((i) => ({ ...i, passage: fence(i.passage) }));
+    const all = uncoveredPassages(questions, stated, quotes, taken).map((i) => ({ ...i, passage: fence(i.passage) }));
     const offset = args.offset ?? 0;
     let shown = Math.max(0, Math.min(args.limit ?? DEFAULT_COVERAGE_PAGE, all.length - offset));
     let r = build(shown);

@@ -1,6 +1,6 @@
 // The coverage audit's selection (SPEC 11.1): which ranked passages the critic is shown.
 import { describe, expect, it } from 'vitest';
-import { COVERAGE_LIMITS, isStated, reportQuotes, reportStems, uncoveredPassages, type CoverageCandidate, isRequirement, coverageWeight, REQUIREMENT_WEIGHT } from '../../src/engine/coverage-audit.js';
+import { COVERAGE_LIMITS, isStated, reportQuotes, takenPassages, reportStems, uncoveredPassages, type CoverageCandidate, isRequirement, coverageWeight, REQUIREMENT_WEIGHT } from '../../src/engine/coverage-audit.js';
 
 // From SQLite's PRAGMA documentation (public domain).
 const DELETE_MODE = 'The DELETE journaling mode is the normal behavior. In the DELETE mode, the rollback journal is deleted at the conclusion of each transaction.';
@@ -30,6 +30,21 @@ describe('isStated', () => {
   });
   it('nothing is stated by an empty report', () => {
     expect(isStated(DELETE_MODE, [])).toBe(false);
+  });
+  it('a sentence inside a passage the audit took as support for a report statement is stated, however paraphrased', () => {
+    // Trial 12: the report cited this sentence of Debian Policy in its own words; the auditor recorded it
+    // as the support of a SUPPORTED pair; coverage_report still listed it as left out.
+    const conflicts = 'When one binary package declares a conflict with another using a `Conflicts` field, `dpkg` will refuse to allow them to be unpacked on the system at the same time.';
+    const report = reportStems(['Two packages that conflict cannot both be unpacked [S1].']);
+    expect(isStated(conflicts, report)).toBe(false);
+    const taken = takenPassages([
+      { verdict: 'SUPPORTED', passage: `${conflicts} This is a strong restriction.` },
+      { verdict: 'UNSUPPORTED', passage: DELETE_MODE },
+    ]);
+    expect(taken).toHaveLength(1);
+    expect(isStated(conflicts, report, [], taken)).toBe(true);
+    // An UNSUPPORTED verdict's passage took nothing up.
+    expect(isStated(DELETE_MODE, [], [], taken)).toBe(false);
   });
 });
 
