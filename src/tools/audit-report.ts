@@ -36,6 +36,7 @@ const outputSchema = {
       passages: z.array(z.string()),
       passage_sources: z.array(z.string()).optional(),
       same_passage_as: z.array(z.string()).optional(),
+      shown_before: z.boolean().optional(),
       verdict: z.string().optional(),
     }),
   ),
@@ -93,6 +94,8 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       // A SUPPORTED pair is settled: its passage is in audit.md, and re-reading it would only cost context.
       const raw: string[] = [];
       const same: string[] = [];
+      // Its own passage, shown by an earlier call: pointing the pair at itself read as a loop (trial 13).
+      let shownBefore = false;
       let from: string[] | undefined;
       if (verdict !== 'SUPPORTED') {
         const source = p.source_id === null ? undefined : ctx.store.readSource(run.run_id, p.source_id);
@@ -105,6 +108,11 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         if (p.source_id === null) from = found.map((x) => x.source_id);
         for (const [i, x] of found.entries()) {
           const earlier = pointedTo.get(passageKey(x.passage)) ?? onPage.find((o) => o.raw.includes(x.passage))?.pair_id;
+          if (earlier === p.pair_id) {
+            shownBefore = true;
+            if (from) from[i] = '';
+            continue;
+          }
           if (earlier !== undefined) {
             same.push(earlier);
             if (from) from[i] = '';
@@ -125,6 +133,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
         passages: raw.map(fence),
         ...(from && from.length > 0 ? { passage_sources: from } : {}),
         ...(same.length > 0 ? { same_passage_as: [...new Set(same)] } : {}),
+        ...(shownBefore ? { shown_before: true } : {}),
         ...(verdict ? { verdict } : {}),
       };
       return { pair, raw };
@@ -175,9 +184,12 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       };
       const notes: string[] = [];
       if (page.some((p) => p.same_passage_as !== undefined)) {
-        notes.push('same_passage_as: the pair(s) that showed this passage already, on this page or an earlier one; reshow: true shows them again.');
+        notes.push('same_passage_as: the pairs that showed this passage already, here or earlier; reshow: true repeats it.');
       }
-      if (page.some((p) => p.passages.length === 0 && p.same_passage_as === undefined && p.verdict !== 'SUPPORTED')) {
+      if (page.some((p) => p.shown_before)) {
+        notes.push('shown_before: an earlier call showed this pair its passage; reshow: true repeats it.');
+      }
+      if (page.some((p) => p.passages.length === 0 && p.same_passage_as === undefined && !p.shown_before && p.verdict !== 'SUPPORTED')) {
         notes.push('A pair with no passages: no part of its stored source matches; read the source with fetch_source and a focus.');
       }
       if (page.length === 0) notes.push(offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.');
