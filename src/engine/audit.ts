@@ -195,6 +195,9 @@ export function auditCounts(state: AuditState, pairs: readonly AuditPair[]): Aud
 /** How pairs get judged, said to whoever reads the problems: the agent (its tools) or a person (the command). */
 export const JUDGE_BY_TOOLS = '(audit_report, then record_audit)';
 
+/** Up to this many lines, the pairs without a verdict are named line by line. */
+const UNJUDGED_LINES_LISTED = 5;
+
 export function auditProblems(state: AuditState, pairs: readonly AuditPair[], judgeBy = JUDGE_BY_TOOLS): { line: number; message: string }[] {
   const out: { line: number; message: string }[] = [];
   // Pairs without a verdict are named per line, without their statements: before the first audit that
@@ -213,6 +216,14 @@ export function auditProblems(state: AuditState, pairs: readonly AuditPair[], ju
         message: `${what} is ${v.verdict}: ${short(v.note ?? '', 160)}. Split the sentence so each part cites the source that says it, narrow it, cite a source that supports it, or remove it; then have the changed pairs judged`,
       });
     }
+  }
+  // Many lines without verdicts (every line, before the first audit): one problem with the count and the
+  // lines, since audit_report lists the pairs anyway (trial 13: two such replies of 3.7k characters each).
+  if (unjudged.size > UNJUDGED_LINES_LISTED) {
+    const lines = [...unjudged.keys()];
+    const n = [...unjudged.values()].reduce((a, ids) => a + ids.length, 0);
+    out.push({ line: lines[0] as number, message: `${n} pairs on ${lines.length} lines have no verdict (lines ${lines.join(', ')}): have them judged ${judgeBy}` });
+    return out;
   }
   // What to do is said on the first such line only: it is the same for all (a reply listed it on 15 lines).
   let first = true;

@@ -16,6 +16,13 @@ describe('auditProblems', () => {
     expect(problems[1]?.message).toMatch(/^pair P[0-9a-f]+ \(S4\) has no verdict$/);
   });
 
+  it('sums up many lines without verdicts in one problem: the count and the lines', () => {
+    const body = Array.from({ length: 8 }, (_, i) => `Claim ${i} holds [S1], and fact ${i} follows [S2].`).join('\n\n');
+    const { pairs } = parseReport(`# T\n\n${body}\n`);
+    const problems = auditProblems(emptyAudit(), pairs);
+    expect(problems).toEqual([{ line: 3, message: '16 pairs on 8 lines have no verdict (lines 3, 5, 7, 9, 11, 13, 15, 17): have them judged (audit_report, then record_audit)' }]);
+  });
+
   it('still gives each judged pair that is not SUPPORTED its own problem with the note', () => {
     const { pairs } = parseReport('# T\n\nOutput held steady [S1].\n');
     const pair = pairs[0]!;
