@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditCounts } from '../engine/audit.js';
 import { contextAdds, passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';

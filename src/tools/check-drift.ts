@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { driftAction, nextDriftStreak } from '../engine/drift-streak.js';
 import { canonicalKey } from '../engine/canonical-url.js';

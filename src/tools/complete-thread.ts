@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runContradictions } from '../engine/contradictions.js';
 import { completionArtifact, otherThreads } from './run-contradictions.js';
 import type { ToolContext } from './context.js';

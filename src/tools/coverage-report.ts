@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';

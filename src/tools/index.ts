@@ -1,7 +1,8 @@
 // Registers every tool, and nothing else. Each tool lives in its own file.
 import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import { listTools } from './list-tools.js';
-import { z, type ZodRawShape } from 'zod';
+import * as z from 'zod';
+import type { ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
 import { errorResult } from './result.js';
 import { strictObject } from './schemas.js';

@@ -1,6 +1,6 @@
 // fetch_source's `pages`: a span of a long PDF read as its own source, and the reply's map of the pages a
 // source does not hold (the PDF's outline entries past the cap, picked by focus).
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_RANGE_PAGES, rangeOf, rangeProblem, withoutRange, withRange, type PageRange } from '../engine/page-range.js';
 import type { StoredSource } from '../store/run-store.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import { renderAudit } from '../reports/audit.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { CLEAN_SIGNOFFS_TO_STOP, UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { decideRound, type StoredText } from '../engine/round.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { ACTIONS, CONTRADICTION_STATUSES, CONVERGENCE_REASONS, LEVELS, SQ_STATUSES, SUBJECT_STATUSES } from '../engine/types.js';

@@ -1,6 +1,7 @@
 // Zod pieces shared by several tools. Every string and array is bounded: the input comes from a model.
 import { closest, distance } from 'fastest-levenshtein';
-import { z, type ZodRawShape } from 'zod';
+import * as z from 'zod';
+import type { ZodRawShape } from 'zod';
 import { CONFIDENCES, LEVELS, PHASES } from '../engine/types.js';
 
 export const runId = z.string().min(1).max(120);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from './context.js';
 import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { DEPTHS, type Brief, type Depth } from '../engine/types.js';
 import { TIERS, maxFetches, threadCapNote } from '../engine/tiers.js';

@@ -6,7 +6,7 @@ import type { Phase } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { HeldAnswer } from '../engine/contradictions.js';
 import type { RunState } from '../store/run-store.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { directivesOut, phase } from './schemas.js';
 
 export const threadStatusOutput = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { verifyReport as check, type VerifySource } from '../reports/verify-report.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
