@@ -7,25 +7,28 @@ import type { StoredSource } from '../store/run-store.js';
 /** Outline entries past the cap shown in one reply. */
 const MAP_ENTRIES = 12;
 
-const page = z.number().int().min(1);
+// fetch_source's schemas call these on its first use (see defineTool).
+const page = () => z.number().int().min(1);
 
-export const pagesInput = z
-  .object({
-    from: page,
-    to: page,
-  })
-  .strict()
-  .describe(`PDF: pages from–to (as p. N; max ${MAX_RANGE_PAGES}) as a source of their own.`);
+export const pagesInput = () =>
+  z
+    .object({
+      from: page(),
+      to: page(),
+    })
+    .strict()
+    .describe(`PDF: pages from–to (as p. N; max ${MAX_RANGE_PAGES}) as a source of their own.`);
 
-export const morePagesOutput = z
-  .object({
-    outline: z.string().optional(),
-    entries: z.number().optional(),
-    next_step: z.string(),
-  })
-  .optional();
+export const morePagesOutput = () =>
+  z
+    .object({
+      outline: z.string().optional(),
+      entries: z.number().optional(),
+      next_step: z.string(),
+    })
+    .optional();
 
-export const pagesOutput = z.object({ stored: z.number(), not_read: z.number(), from: z.number().optional(), to: z.number().optional() }).optional();
+export const pagesOutput = () => z.object({ stored: z.number(), not_read: z.number(), from: z.number().optional(), to: z.number().optional() }).optional();
 
 export type Span = { range?: PageRange; url: string } | { problem: string };
 
