@@ -29,9 +29,9 @@ export interface ToolSpec<S extends ZodRawShape> extends Omit<ToolDefinition<S>,
 }
 
 /**
- * The tool with its shapes built on first read. Built at module load, the tools' zod graphs were a tenth of
- * a cold start, yet the bundle answers tools/list from a list made at build time, so a session builds only
- * the shapes of the tools it calls.
+ * The tool with its shapes built on first read. Built at module load, every tool's zod graph cost every cold
+ * start (bench: cold-start), yet the bundle answers tools/list from a list made at build time: a session
+ * builds only the shapes of the tools it calls.
  */
 export function defineTool<S extends ZodRawShape>(spec: ToolSpec<S>): ToolDefinition<S> {
   const input = once(spec.config.inputSchema);
