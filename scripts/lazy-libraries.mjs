@@ -10,7 +10,7 @@ export const LAZY_LIBRARIES_DEFINE = { 'process.env.DEEP_RESEARCH_BUNDLED_LIBRAR
 export async function buildLazyLibraries(outdir) {
   await build({
     // Keep in step with LAZY_LIBRARIES in src/lazy-library.ts.
-    entryPoints: { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims' },
+    entryPoints: { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims', properLockfile: 'proper-lockfile' },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,

@@ -1,8 +1,13 @@
 import { VERSION } from './version.js';
 import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { createContext, type ContextOptions, type ToolContext } from './tools/context.js';
 import { registerTools } from './tools/index.js';
 import { setLogging } from './log.js';
+
+// zod compiles each object schema to a function (new Function) on its first parse, which pays only for schemas
+// parsed many times; a session parses each a handful of times, and a cold start paid for every protocol message's.
+z.config({ jitless: true });
 
 export const SERVER_NAME = 'deep-research';
 export const SERVER_VERSION = VERSION;

@@ -14,8 +14,9 @@ const nodeRequire = createRequire(import.meta.url);
  * The libraries split out of the bundle, by the name of their dist/lib/<name>.cjs and the module each is
  * (scripts/lazy-libraries.mjs builds one file for each). The SDK's JSON Schema validator (ajv) is needed only
  * if a client's answer to an elicitation is checked, which this server never asks for (src/sdk-shims.ts).
+ * proper-lockfile (with graceful-fs, which patches fs as it loads) is needed by the first write to a run.
  */
-export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims' } as const;
+export const LAZY_LIBRARIES = { tldts: 'tldts', yaml: 'yaml', sdkShims: '@modelcontextprotocol/server/_shims', properLockfile: 'proper-lockfile' } as const;
 
 export function lazyLibrary<T>(name: keyof typeof LAZY_LIBRARIES): T {
   return load<T>(`${name}.cjs`, LAZY_LIBRARIES[name]);

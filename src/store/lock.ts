@@ -10,8 +10,11 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import lockfile from 'proper-lockfile';
+import type lockfileModule from 'proper-lockfile';
 import { InputError } from '../errors.js';
+import { lazyLibrary } from '../lazy-library.js';
+
+let lockfile: typeof lockfileModule | undefined;
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -116,9 +119,10 @@ async function crossProcess<T>(runDir: string, fn: () => T | Promise<T>): Promis
 async function acquire(runDir: string, lockPath: string): Promise<() => Promise<void>> {
   const deadline = performance.now() + WAIT_LIMIT_MS;
   let delay = 2;
+  const lib = (lockfile ??= lazyLibrary<typeof lockfileModule>('properLockfile'));
   for (;;) {
     try {
-      return await lockfile.lock(runDir, { lockfilePath: lockPath, realpath: false, stale: NEVER, update: REFRESH_MS, retries: 0, fs: lockFs });
+      return await lib.lock(runDir, { lockfilePath: lockPath, realpath: false, stale: NEVER, update: REFRESH_MS, retries: 0, fs: lockFs });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || performance.now() > deadline) throw err;
     }

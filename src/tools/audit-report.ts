@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { auditCounts } from '../engine/audit.js';
 import { contextAdds, passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
@@ -6,24 +6,24 @@ import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
 export const DEFAULT_PAGE = 20;
 const PASSAGE_CHARS = 360;
 /** A report sentence longer than this is shown cut (a table row or run-on line reached 30,000 characters). */
 const STATEMENT_CHARS = 1_200;
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   path: z.string().max(500).optional(),
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_PAGE}, max 50; may give fewer.`),
   pending_only: z.boolean().optional().describe('Only pairs not SUPPORTED.'),
   passages: z.union([z.literal(1), z.literal(2)]).optional().describe('Per pair: 1, 2 if weak.'),
   reshow: z.boolean().optional(),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   total: z.number(),
   unaudited: z.number(),
   pairs: z.array(
@@ -43,9 +43,9 @@ const outputSchema = {
   urls: z.record(z.string(), z.string()),
   next_offset: z.number().optional(),
   note: z.string().optional(),
-};
+});
 
-export const auditReport: ToolDefinition<typeof inputSchema> = {
+export const auditReport = defineTool({
   name: 'audit_report',
   config: {
     title: 'List claim–source pairs to audit',
@@ -197,7 +197,7 @@ export const auditReport: ToolDefinition<typeof inputSchema> = {
       return ok(structured);
     }
   },
-};
+});
 
 /** A sentence cut at a word within `max` characters, marked, so one long report line cannot fill a page. */
 function clip(s: string, max: number): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { driftAction, nextDriftStreak } from '../engine/drift-streak.js';
 import { canonicalKey } from '../engine/canonical-url.js';
@@ -7,26 +7,26 @@ import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
-  run_id: runId,
-  thread: threadName,
+const inputSchema = () => ({
+  run_id: runId(),
+  thread: threadName(),
   source_id: z.string().max(20).optional().describe('S<n> from fetch_source.'),
   url: z.string().max(2048).optional().describe('With text, if not stored.'),
   text: z.string().max(200_000).optional(),
   published: z.number().int().min(1000).max(2200).optional().describe('Publication year.'),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   drift: z.boolean(),
   signals: z.array(z.enum(DRIFT_SIGNALS)),
   consecutive_drifts: z.number(),
   action: z.enum(['extract', 'skip', 'reformulate']),
   why: z.string().optional(),
-};
+});
 
-export const checkDrift: ToolDefinition<typeof inputSchema> = {
+export const checkDrift = defineTool({
   name: 'check_drift',
   config: {
     title: 'Check a result for drift',
@@ -89,7 +89,7 @@ export const checkDrift: ToolDefinition<typeof inputSchema> = {
       });
     });
   },
-};
+});
 
 /**
  * A domain signal names the excluded terms that outnumbered the thread's own (terms of the brief, not page

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runContradictions } from '../engine/contradictions.js';
 import { completionArtifact, otherThreads } from './run-contradictions.js';
 import type { ToolContext } from './context.js';
@@ -6,11 +6,11 @@ import { annotationsFor, ok } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
 import { replyPath } from './paths.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
-  run_id: runId,
-  thread: threadName,
+const inputSchema = () => ({
+  run_id: runId(),
+  thread: threadName(),
   gaps: z
     .array(
       z.object({
@@ -23,15 +23,15 @@ const inputSchema = {
     .max(30)
     .optional()
     .describe('Omit to keep earlier gaps.'),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   path: z.string(),
   convergence_reason: z.enum(['CRITERIA_MET', 'BUDGET_EXHAUSTED', 'PLATEAU_STOPPED', 'ENDED_EARLY']),
   rounds_executed: z.number(),
-};
+});
 
-export const completeThread: ToolDefinition<typeof inputSchema> = {
+export const completeThread = defineTool({
   name: 'complete_thread',
   config: {
     title: 'Complete a thread',
@@ -54,4 +54,4 @@ export const completeThread: ToolDefinition<typeof inputSchema> = {
       return ok({ path: replyPath(ctx, run.run_id, name), convergence_reason: reason, rounds_executed: state.rounds.length });
     });
   },
-};
+});

@@ -1,30 +1,30 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
 export const DEFAULT_COVERAGE_PAGE = 20;
 /** Candidates ranked per sub-question before the thresholds and the report are applied. */
 const CANDIDATES = 6;
 const PASSAGE_CHARS = 300;
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   offset: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_COVERAGE_PAGE}, max 50; may return fewer: go on from next_offset.`),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   total: z.number(),
   items: z.array(z.object({ thread: z.string(), sub_question: z.string(), source_id: z.string(), passage: z.string() })),
   next_offset: z.number().optional(),
-};
+});
 
-export const coverageReport: ToolDefinition<typeof inputSchema> = {
+export const coverageReport = defineTool({
   name: 'coverage_report',
   config: {
     title: 'List stored passages the report leaves out',
@@ -82,4 +82,4 @@ export const coverageReport: ToolDefinition<typeof inputSchema> = {
       return ok({ total: all.length, items: all.slice(offset, offset + n), ...(next !== undefined ? { next_offset: next } : {}) });
     }
   },
-};
+});

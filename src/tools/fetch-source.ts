@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { recordFetch } from '../engine/degraded.js';
@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { recordRead, seenBy, type Seen } from './outline-reads.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 import { alreadyHeld, morePages, morePagesOutput, pagesInput, pagesOf, pagesOutput, spanKey, spanOf } from './pdf-pages.js';
 import { spanTitle } from '../engine/page-range.js';
 import { outlineDigest } from '../engine/outline-digest.js';
@@ -30,19 +30,19 @@ const RELEVANCE_FLOOR = 0.5;
 const OUTLINE_ENTRIES = 40;
 const FOCUSED_OUTLINE_ENTRIES = 20;
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   url: z.string().min(1).max(2048).optional(),
   path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
   focus: z.string().max(500).optional().describe('Best passages for this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
   max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
-  thread: threadName.optional().describe('Reader; outline on first read.'),
-  pages: pagesInput.optional(),
-};
+  thread: threadName().optional().describe('Reader; outline on first read.'),
+  pages: pagesInput().optional(),
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   source_id: z.string(),
   canonical_key: z.string(),
   url: z.string(),
@@ -56,16 +56,16 @@ const outputSchema = {
   duplicate: z.boolean(),
   degraded: z.boolean(),
   content_type: z.enum(['html', 'text', 'pdf']),
-  pages: pagesOutput,
-  more_pages: morePagesOutput,
+  pages: pagesOutput(),
+  more_pages: morePagesOutput(),
   origin: z.string(),
   mirror_of: z.string().optional(),
   kept: z.number().optional().describe('Share of the visible page stored; full: true reads the rest.'),
   left_out: z.array(z.string()).optional(),
   more: z.string().optional(),
-};
+});
 
-export const fetchSource: ToolDefinition<typeof inputSchema> = {
+export const fetchSource = defineTool({
   name: 'fetch_source',
   config: {
     title: 'Fetch and store a source',
@@ -247,7 +247,7 @@ export const fetchSource: ToolDefinition<typeof inputSchema> = {
       return { result: ok(structured), contentChars: content.length, shown };
     }
   },
-};
+});
 
 interface Read {
   source: StoredSource;

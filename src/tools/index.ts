@@ -1,11 +1,12 @@
 // Registers every tool, and nothing else. Each tool lives in its own file.
-import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { listTools } from './list-tools.js';
-import { z, type ZodRawShape } from 'zod';
+import * as z from 'zod';
+import type { ZodRawShape } from 'zod';
 import type { ToolContext } from './context.js';
 import { errorResult } from './result.js';
 import { strictObject } from './schemas.js';
-import type { ToolDefinition, ToolExtra } from './tool.js';
+import { once, type ToolDefinition, type ToolExtra } from './tool.js';
 import { log } from '../log.js';
 import { recordingWrites } from '../store/fs-safe.js';
 import { startRun } from './start-run.js';
@@ -44,13 +45,36 @@ export const TOOLS = [
   searchSources,
 ] as unknown as ToolDefinition<ZodRawShape>[];
 
+/**
+ * A Standard Schema that builds its zod object on first use. The SDK validates calls against object
+ * schemas; tools declare raw shapes, built on first read (defineTool), and registration must not read them.
+ */
+function lazySchema(build: () => z.ZodType): StandardSchemaWithJSON {
+  const schema = once(build);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'zod',
+      validate: (value, options) => schema()['~standard'].validate(value, options),
+      jsonSchema: {
+        input: (options) => schema()['~standard'].jsonSchema.input(options),
+        output: (options) => schema()['~standard'].jsonSchema.output(options),
+      },
+    },
+  };
+}
+
+/** Each tool's objects, shared by every server of the process (the HTTP transport makes one per request). */
+const OBJECTS = TOOLS.map((tool) => ({
+  input: lazySchema(() => (tool.config.strict ? strictObject(tool.config.inputSchema) : z.object(tool.config.inputSchema))),
+  output: lazySchema(() => z.object(tool.config.outputSchema)),
+}));
+
 export function registerTools(server: McpServer, ctx: ToolContext): void {
-  for (const tool of TOOLS) {
-    const { strict, inputSchema, outputSchema, ...config } = tool.config;
-    // The SDK validates against object schemas (Standard Schema); tools declare raw shapes.
-    const input = strict ? strictObject(inputSchema) : z.object(inputSchema);
-    const output = z.object(outputSchema);
-    server.registerTool(tool.name, { ...config, inputSchema: input, outputSchema: output }, async (args: unknown, extra) => {
+  TOOLS.forEach((tool, i) => {
+    const { title, description, annotations } = tool.config;
+    const { input, output } = OBJECTS[i] as (typeof OBJECTS)[number];
+    server.registerTool(tool.name, { title, description, annotations, inputSchema: input, outputSchema: output }, async (args: unknown, extra) => {
       const started = performance.now();
       const token = extra.mcpReq._meta?.progressToken;
       const toolExtra: ToolExtra = {
@@ -85,7 +109,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         });
       }
     });
-  }
+  });
   const compact = PREBUILT_TOOL_LIST ?? listTools(TOOLS);
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler('tools/list', () => ({ tools: compact }));

@@ -2,7 +2,8 @@
 // model never needs ($schema, additionalProperties: false, numeric and length bounds it will not
 // approach); this renders the same zod schemas without it. Every call is still validated against
 // the full zod schemas, bounds included, and a violation is answered with what to fix.
-import { z, type ZodRawShape } from 'zod';
+import * as z from 'zod';
+import type { ZodRawShape } from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition } from './tool.js';
 

@@ -1,31 +1,34 @@
 // fetch_source's `pages`: a span of a long PDF read as its own source, and the reply's map of the pages a
 // source does not hold (the PDF's outline entries past the cap, picked by focus).
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_RANGE_PAGES, rangeOf, rangeProblem, withoutRange, withRange, type PageRange } from '../engine/page-range.js';
 import type { StoredSource } from '../store/run-store.js';
 
 /** Outline entries past the cap shown in one reply. */
 const MAP_ENTRIES = 12;
 
-const page = z.number().int().min(1);
+// fetch_source's schemas call these on its first use (see defineTool).
+const page = () => z.number().int().min(1);
 
-export const pagesInput = z
-  .object({
-    from: page,
-    to: page,
-  })
-  .strict()
-  .describe(`PDF: pages from–to (as p. N; max ${MAX_RANGE_PAGES}) as a source of their own.`);
+export const pagesInput = () =>
+  z
+    .object({
+      from: page(),
+      to: page(),
+    })
+    .strict()
+    .describe(`PDF: pages from–to (as p. N; max ${MAX_RANGE_PAGES}) as a source of their own.`);
 
-export const morePagesOutput = z
-  .object({
-    outline: z.string().optional(),
-    entries: z.number().optional(),
-    next_step: z.string(),
-  })
-  .optional();
+export const morePagesOutput = () =>
+  z
+    .object({
+      outline: z.string().optional(),
+      entries: z.number().optional(),
+      next_step: z.string(),
+    })
+    .optional();
 
-export const pagesOutput = z.object({ stored: z.number(), not_read: z.number(), from: z.number().optional(), to: z.number().optional() }).optional();
+export const pagesOutput = () => z.object({ stored: z.number(), not_read: z.number(), from: z.number().optional(), to: z.number().optional() }).optional();
 
 export type Span = { range?: PageRange; url: string } | { problem: string };
 

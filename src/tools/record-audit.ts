@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import { renderAudit } from '../reports/audit.js';
@@ -9,10 +9,10 @@ import { readReport, REPORT_NAME } from './report-file.js';
 import { unfence } from '../fetch/untrusted.js';
 import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   verdicts: z
     .array(
       z.object({
@@ -25,18 +25,18 @@ const inputSchema = {
     )
     .min(1)
     .max(100),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   recorded: z.number(),
   refused: z.array(z.object({ pair_id: z.string(), why: z.string() })),
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
   not_supported: z.array(z.string()).describe('Pairs judged PARTIAL or UNSUPPORTED.'),
   cite: z.array(z.object({ line: z.number(), source_id: z.string() })).optional(),
   audit_path: z.string(),
-};
+});
 
-export const recordAudit: ToolDefinition<typeof inputSchema> = {
+export const recordAudit = defineTool({
   name: 'record_audit',
   config: {
     title: 'Record claim audit verdicts',
@@ -78,7 +78,7 @@ export const recordAudit: ToolDefinition<typeof inputSchema> = {
       });
     });
   },
-};
+});
 
 /** Same base as every other path a tool returns (SPEC 5): the working directory when the root is inside it. */
 function shownPath(ctx: ToolContext, underRoot: string): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { CLEAN_SIGNOFFS_TO_STOP, UNANSWERABLE, applyCritique, nextDefinition } from '../engine/critic.js';
 import { GAP_KINDS } from '../engine/types.js';
@@ -7,10 +7,10 @@ import { renderCritique } from '../reports/critique.js';
 import type { ToolContext } from './context.js';
 import { annotationsFor, ok } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   gaps: z
     .array(
       z.object({
@@ -25,9 +25,9 @@ const inputSchema = {
     )
     .max(50),
   signoff: z.boolean(),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   clean_signoffs: z.number(),
   stop: z.boolean(),
   next_target: z.string().optional(),
@@ -38,9 +38,9 @@ const outputSchema = {
   open_material_gaps: z.number(),
   open_questions: z.array(z.string()).describe('Unanswerable gaps, and on stop the material gaps still open.'),
   next_step: z.string().optional(),
-};
+});
 
-export const recordCritique: ToolDefinition<typeof inputSchema> = {
+export const recordCritique = defineTool({
   name: 'record_critique',
   config: {
     title: 'Record a completeness critique',
@@ -108,4 +108,4 @@ export const recordCritique: ToolDefinition<typeof inputSchema> = {
       });
     });
   },
-};
+});

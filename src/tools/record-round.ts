@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { decideRound, type StoredText } from '../engine/round.js';
 import { canonicalKey } from '../engine/canonical-url.js';
 import { ACTIONS, CONTRADICTION_STATUSES, CONVERGENCE_REASONS, LEVELS, SQ_STATUSES, SUBJECT_STATUSES } from '../engine/types.js';
@@ -12,33 +12,33 @@ import { replyPath } from './paths.js';
 import { projectForMatching } from '../engine/grounding.js';
 import { runContradictions } from '../engine/contradictions.js';
 import { applyForeign, flagged, otherThreads, staleCompletions } from './run-contradictions.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool, once } from './tool.js';
 
-const url = z.string().min(1).max(2048);
+const url = once(() => z.string().min(1).max(2048));
 
-const inputSchema = {
-  run_id: runId,
-  thread: threadName,
+const inputSchema = () => ({
+  run_id: runId(),
+  thread: threadName(),
   query: z.string().min(1).max(500),
   queries: z.array(z.string().min(1).max(500)).max(5).optional().describe('Further searches this round.'),
   urls_visited: z
-    .array(url)
+    .array(url())
     .max(20)
     .describe('Results read this round; may be empty.'),
-  search_results: z.array(url).max(50).optional().describe('All URLs the searches returned, ranked.'),
+  search_results: z.array(url()).max(50).optional().describe('All URLs the searches returned, ranked.'),
   facts: z
     .array(
       strictObject({
         fact: z.string().min(1).max(2000),
-        url: url,
+        url: url(),
         source_title: z.string().max(300).optional(),
         quote: z.string().max(2000).optional().describe('Verbatim span from the page.'),
-        confidence,
+        confidence: confidence(),
         notes: z.string().max(1000).optional(),
         sub_questions: z.array(z.string().min(1).max(40)).max(20).optional(),
         confirms_known: z.boolean().optional().describe('Only confirms a known fact.'),
         also: z
-          .array(strictObject({ url: url, quote: z.string().min(1).max(2000) }))
+          .array(strictObject({ url: url(), quote: z.string().min(1).max(2000) }))
           .max(3)
           .optional(),
       }),
@@ -51,7 +51,7 @@ const inputSchema = {
       strictObject({
         id: z.string().min(1).max(40),
         status: z.enum(SQ_STATUSES),
-        confidence: confidence.optional(),
+        confidence: confidence().optional(),
         key_finding: z.string().max(1000).optional(),
       }),
     )
@@ -69,20 +69,20 @@ const inputSchema = {
         id: z.string().max(20).optional().describe('C<n> to update; omit for new.'),
         claim: z.string().min(1).max(1000),
         source_a: z.string().min(1).max(1000),
-        url_a: url,
+        url_a: url(),
         source_b: z.string().min(1).max(1000),
-        url_b: url,
+        url_b: url(),
         status: z.enum(CONTRADICTION_STATUSES),
-        severity: level.optional().describe('Default MEDIUM.'),
+        severity: level().optional().describe('Default MEDIUM.'),
         resolution: z.string().max(1000).optional(),
       }),
     )
     .max(20)
     .optional(),
   next_focus: z.string().max(500).optional(),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   round: z.number(),
   new_facts: z.number(),
   confirming_facts: z.number(),
@@ -92,12 +92,12 @@ const outputSchema = {
   plateau_level: z.number(),
   action: z.enum(ACTIONS),
   escape_strategy: z.string().optional(),
-  phase,
-  next_phase: phase,
+  phase: phase(),
+  next_phase: phase(),
   phase_reason: z.string(),
   forced_subject: z.string().optional(),
-  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence.optional(), origins: z.number() })),
-  facts: z.array(z.object({ confidence, origins: z.number(), primary: z.boolean() })),
+  sub_questions: z.array(z.object({ id: z.string(), status: z.enum(SQ_STATUSES), confidence: confidence().optional(), origins: z.number() })),
+  facts: z.array(z.object({ confidence: confidence(), origins: z.number(), primary: z.boolean() })),
   contradictions: z.array(z.object({ id: z.string(), status: z.enum(CONTRADICTION_STATUSES) })).optional(),
   unverified_answers: z.array(z.string()).optional(),
   converged: z.boolean(),
@@ -105,10 +105,10 @@ const outputSchema = {
   warnings: z.array(z.string()),
   micro_report: z.string(),
   degraded: z.boolean(),
-  next: directivesOut.optional(),
-};
+  next: directivesOut().optional(),
+});
 
-export const recordRound: ToolDefinition<typeof inputSchema> = {
+export const recordRound = defineTool({
   name: 'record_round',
   config: {
     title: 'Record one investigation round',
@@ -156,7 +156,7 @@ export const recordRound: ToolDefinition<typeof inputSchema> = {
       return ok({ ...decision, micro_report: replyPath(ctx, run.run_id, name), degraded: run.fetch.degraded });
     });
   },
-};
+});
 
 // Stored sources never change, so their projection for quote matching is computed once per text,
 // not once per fact: several facts usually quote the same page.

@@ -1,13 +1,16 @@
 // Zod pieces shared by several tools. Every string and array is bounded: the input comes from a model.
+// Each is built on first use (see defineTool), once, and shared.
 import { closest, distance } from 'fastest-levenshtein';
-import { z, type ZodRawShape } from 'zod';
+import * as z from 'zod';
+import type { ZodRawShape } from 'zod';
 import { CONFIDENCES, LEVELS, PHASES } from '../engine/types.js';
+import { once } from './tool.js';
 
-export const runId = z.string().min(1).max(120);
-export const threadName = z.string().min(1).max(200);
-export const phase = z.enum(PHASES);
-export const confidence = z.enum(CONFIDENCES);
-export const level = z.enum(LEVELS);
+export const runId = once(() => z.string().min(1).max(120));
+export const threadName = once(() => z.string().min(1).max(200));
+export const phase = once(() => z.enum(PHASES));
+export const confidence = once(() => z.enum(CONFIDENCES));
+export const level = once(() => z.enum(LEVELS));
 
 /**
  * The refusal for fields a schema does not know. A misspelled optional field would otherwise vanish
@@ -30,40 +33,46 @@ export function strictObject<S extends ZodRawShape>(shape: S) {
   });
 }
 
-export const subQuestion = strictObject({
-  id: z.string().min(1).max(40),
-  question: z.string().min(1).max(1000),
-});
+export const subQuestion = once(() =>
+  strictObject({
+    id: z.string().min(1).max(40),
+    question: z.string().min(1).max(1000),
+  }),
+);
 
 /** Per phase, the source types that fit the question's field; they replace the generic phase hints. */
-export const sourceHints = z.partialRecord(phase, z.array(z.string().min(1).max(200)).max(8), {
-  error: (iss) => {
-    const keys = (iss as { keys?: unknown }).keys;
-    return Array.isArray(keys) ? unknownFieldsMessage(keys.map(String), PHASES) : undefined;
-  },
-});
+export const sourceHints = once(() =>
+  z.partialRecord(phase(), z.array(z.string().min(1).max(200)).max(8), {
+    error: (iss) => {
+      const keys = (iss as { keys?: unknown }).keys;
+      return Array.isArray(keys) ? unknownFieldsMessage(keys.map(String), PHASES) : undefined;
+    },
+  }),
+);
 
-export const threadDefinition = {
-  sub_questions: z.array(subQuestion).min(1).max(20),
+export const threadDefinition = once(() => ({
+  sub_questions: z.array(subQuestion()).min(1).max(20),
   subjects: z
     .array(z.string().min(1).max(200))
     .max(20)
     .describe('Entities each needing its own round.'),
   source_strategy: z
-    .array(phase)
+    .array(phase())
     .max(4)
     .optional()
     .describe('Phases to use; default all four.'),
-  source_hints: sourceHints.optional(),
+  source_hints: sourceHints().optional(),
   primary_origins: z.array(z.string().min(1).max(300)).max(10).optional(),
-};
+}));
 
-export const directivesOut = z.object({
-  round: z.number().int(),
-  phase,
-  forced_subject: z.string().optional(),
-  reformulate_from: z.string().optional(),
-  escape_strategy: z.string().optional(),
-  query_hints: z.array(z.string()),
-  fetch_prompt: z.string(),
-});
+export const directivesOut = once(() =>
+  z.object({
+    round: z.number().int(),
+    phase: phase(),
+    forced_subject: z.string().optional(),
+    reformulate_from: z.string().optional(),
+    escape_strategy: z.string().optional(),
+    query_hints: z.array(z.string()),
+    fetch_prompt: z.string(),
+  }),
+);

@@ -1,22 +1,22 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from './context.js';
 import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
+const inputSchema = () => ({
   query: z.string().min(1).max(500),
-  run_id: runId.optional(),
+  run_id: runId().optional(),
   limit: z.number().int().min(1).max(20).optional().describe('Default 8.'),
-};
+});
 
-const outputSchema = {
+const outputSchema = () => ({
   results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })),
   documents: z.array(z.object({ root: z.string(), count: z.number() })),
   notes: z.array(z.string()).optional(),
-};
+});
 
-export const searchSources: ToolDefinition<typeof inputSchema> = {
+export const searchSources = defineTool({
   name: 'search_sources',
   config: {
     title: 'Search local folders and stored sources',
@@ -53,4 +53,4 @@ export const searchSources: ToolDefinition<typeof inputSchema> = {
     };
     return ok(structured);
   },
-};
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InputError } from '../errors.js';
 import { DEPTHS, type Brief, type Depth } from '../engine/types.js';
 import { TIERS, maxFetches, threadCapNote } from '../engine/tiers.js';
@@ -11,16 +11,16 @@ import { replyPath } from './paths.js';
 import { planWarnings } from '../engine/plan-checks.js';
 import { criticThreadBudget, criticThreadsLeft } from '../engine/critic-budget.js';
 import { primaryOrigins } from './primary-origins.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool, once } from './tool.js';
 import { LOCAL_ROOTS_ENV, parseRoots } from '../local/roots.js';
 import { walkRoot } from '../local/walk.js';
 
-const inputSchema = {
+const inputSchema = () => ({
   question: z.string().min(3).max(2000),
   depth: z.enum(DEPTHS).optional().describe('Default standard.'),
   brief: strictObject({
     threads: z
-      .array(strictObject({ name: threadName, ...threadDefinition }))
+      .array(strictObject({ name: threadName(), ...threadDefinition() }))
       .min(1)
       .max(12),
     assumptions: z.array(z.string().min(1).max(500)).max(20).optional(),
@@ -28,42 +28,44 @@ const inputSchema = {
       include: z.array(z.string().min(1).max(100)).max(30).optional(),
       exclude: z.array(z.string().min(1).max(100)).max(30).optional(),
     }).optional(),
-    known_facts: z.array(strictObject({ fact: z.string().min(1).max(1000), confidence: level })).max(30).optional(),
+    known_facts: z.array(strictObject({ fact: z.string().min(1).max(1000), confidence: level() })).max(30).optional(),
     scope: strictObject({
       regions: z.array(z.string().min(1).max(100)).max(30).optional(),
       period: strictObject({ from: z.number().int().min(1000).max(2200), to: z.number().int().min(1000).max(2200) }).optional(),
     }).optional(),
-    source_hints: sourceHints.optional().describe('Per phase: source types that fit this field.'),
+    source_hints: sourceHints().optional().describe('Per phase: source types that fit this field.'),
   }),
   dry_run: z.boolean().optional().describe('Estimate cost; write nothing.'),
   new: z.boolean().optional().describe('Fresh run of the same question.'),
-};
-
-const budgetsOut = z.object({
-  max_threads: z.number(),
-  rounds_per_thread: z.number(),
-  results_per_round: z.number(),
-  critic_rounds: z.number(),
 });
 
-const outputSchema = {
+const budgetsOut = once(() =>
+  z.object({
+    max_threads: z.number(),
+    rounds_per_thread: z.number(),
+    results_per_round: z.number(),
+    critic_rounds: z.number(),
+  }),
+);
+
+const outputSchema = () => ({
   run_id: z.string(),
   artifact_dir: z.string(),
   run_dir: z.string(),
   report_path: z.string(),
   resumed: z.boolean(),
   threads: z.array(z.string()),
-  budgets: budgetsOut,
+  budgets: budgetsOut(),
   critic_threads: z.number().describe('Beyond max_threads.'),
   max_fetches: z.number(),
   warnings: z.array(z.string()),
-  tiers: z.object({ quick: budgetsOut, standard: budgetsOut, deep: budgetsOut }).optional(),
+  tiers: z.object({ quick: budgetsOut(), standard: budgetsOut(), deep: budgetsOut() }).optional(),
   local_roots: z.array(z.object({ origin: z.string(), documents: z.number() })).optional(),
-};
+});
 
-type Input = z.infer<z.ZodObject<typeof inputSchema>>;
+type Input = z.infer<z.ZodObject<ReturnType<typeof inputSchema>>>;
 
-export const startRun: ToolDefinition<typeof inputSchema> = {
+export const startRun = defineTool({
   name: 'start_run',
   config: {
     title: 'Start or resume a research run',
@@ -150,7 +152,7 @@ export const startRun: ToolDefinition<typeof inputSchema> = {
       });
     });
   },
-};
+});
 
 /** The folders the user allowed, each with the documents it holds, for the plan (a dry run). */
 function localRoots(ctx: ToolContext): { local_roots?: { origin: string; documents: number }[]; warning?: string } {

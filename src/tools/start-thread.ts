@@ -9,17 +9,17 @@ import { annotationsFor, ok } from './result.js';
 import { runId, strictObject, threadDefinition, threadName } from './schemas.js';
 import { threadStatusOutput, threadSummary } from './thread-summary.js';
 import { primaryOrigins } from './primary-origins.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 
-const inputSchema = {
-  run_id: runId,
-  thread: threadName,
-  definition: strictObject({ name: threadName.optional(), ...threadDefinition })
+const inputSchema = () => ({
+  run_id: runId(),
+  thread: threadName(),
+  definition: strictObject({ name: threadName().optional(), ...threadDefinition() })
     .optional()
     .describe("For a critic thread not in the brief (record_critique's next_definition)."),
-};
+});
 
-export const startThread: ToolDefinition<typeof inputSchema> = {
+export const startThread = defineTool({
   name: 'start_thread',
   config: {
     title: 'Start or resume a thread',
@@ -90,4 +90,4 @@ export const startThread: ToolDefinition<typeof inputSchema> = {
       return ok({ ...threadSummary(run, state), ...(warnings.length > 0 ? { warnings } : {}) });
     });
   },
-};
+});

@@ -3,13 +3,13 @@ import { annotationsFor, ok } from './result.js';
 import { runId, threadName } from './schemas.js';
 import { requireThread } from './thread-access.js';
 import { threadStatusOutput, threadSummary } from './thread-summary.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool } from './tool.js';
 import { heldAnswers, runContradictions } from '../engine/contradictions.js';
 import { keyOf, otherThreads } from './run-contradictions.js';
 
-const inputSchema = { run_id: runId, thread: threadName };
+const inputSchema = () => ({ run_id: runId(), thread: threadName() });
 
-export const threadStatus: ToolDefinition<typeof inputSchema> = {
+export const threadStatus = defineTool({
   name: 'thread_status',
   config: {
     title: 'Where a thread stands',
@@ -24,4 +24,4 @@ export const threadStatus: ToolDefinition<typeof inputSchema> = {
     const all = runContradictions([state, ...otherThreads(ctx, run, state.slug)]);
     return ok(threadSummary(run, state, heldAnswers(state.sub_questions, state.facts, all, keyOf)));
   },
-};
+});

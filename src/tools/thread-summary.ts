@@ -6,19 +6,19 @@ import type { Phase } from '../engine/types.js';
 import type { ThreadState } from '../engine/thread-state.js';
 import type { HeldAnswer } from '../engine/contradictions.js';
 import type { RunState } from '../store/run-store.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { directivesOut, phase } from './schemas.js';
 
-export const threadStatusOutput = {
+export const threadStatusOutput = () => ({
   thread: z.string(),
   round_budget: z.number(),
   rounds_completed: z.number(),
-  phase,
+  phase: phase(),
   phases: z.array(z.string()),
   converged: z.boolean(),
   degraded: z.boolean(),
-  next: directivesOut.optional(),
-};
+  next: directivesOut().optional(),
+});
 
 /** `held`: answers an OPEN HIGH contradiction of the run holds at PARTIAL (contradictions.ts). */
 export function threadSummary(run: RunState, s: ThreadState, held: readonly HeldAnswer[] = []): Record<string, unknown> {

@@ -22,3 +22,36 @@ export interface ToolDefinition<S extends ZodRawShape> {
   };
   handler: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext, extra: ToolExtra) => Promise<CallToolResult> | CallToolResult;
 }
+
+/** A tool as its file writes it: the shapes come from functions, run on first use. */
+export interface ToolSpec<S extends ZodRawShape> extends Omit<ToolDefinition<S>, 'config'> {
+  config: Omit<ToolDefinition<S>['config'], 'inputSchema' | 'outputSchema'> & { inputSchema: () => S; outputSchema: () => ZodRawShape };
+}
+
+/**
+ * The tool with its shapes built on first read. Built at module load, every tool's zod graph cost every cold
+ * start (bench: cold-start), yet the bundle answers tools/list from a list made at build time: a session
+ * builds only the shapes of the tools it calls.
+ */
+export function defineTool<S extends ZodRawShape>(spec: ToolSpec<S>): ToolDefinition<S> {
+  const input = once(spec.config.inputSchema);
+  const output = once(spec.config.outputSchema);
+  return {
+    ...spec,
+    config: {
+      ...spec.config,
+      get inputSchema() {
+        return input();
+      },
+      get outputSchema() {
+        return output();
+      },
+    },
+  };
+}
+
+/** `build`, run on the first call only; later calls return that first value (zod schemas shared by tools). */
+export function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

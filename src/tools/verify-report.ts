@@ -1,30 +1,30 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { verifyReport as check, type VerifySource } from '../reports/verify-report.js';
 import type { RunStore } from '../store/run-store.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, ok } from './result.js';
 import { runId } from './schemas.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool, once } from './tool.js';
 import { parseReport } from '../engine/statements.js';
 import { basisCounts, type BasisCounts } from '../engine/basis.js';
 
-const inputSchema = {
-  run_id: runId,
+const inputSchema = () => ({
+  run_id: runId(),
   path: z.string().max(500).optional().describe('In the run folder; default report.md.'),
-};
+});
 
-const counts = z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() });
+const counts = once(() => z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }));
 
-const outputSchema = {
+const outputSchema = () => ({
   ok: z.boolean(),
   problems: z.array(z.object({ line: z.number(), message: z.string() })),
   citations: z.number(),
   pairs: z.number(),
-  audit: counts,
+  audit: counts(),
   uncited: z.array(z.object({ line: z.number(), text: z.string() })),
   basis: z.object({ primary: z.number(), two_origins: z.number(), neither: z.number() }).describe('Cited facts (not pairs) by basis.'),
-};
+});
 
 /** The grounded facts of every thread whose source (or an `also` source) the report cites, by basis. */
 function citedBasis(store: RunStore, runId: string, threads: readonly { slug: string }[], text: string): BasisCounts {
@@ -50,7 +50,7 @@ export function collectSources(store: RunStore, runId: string): Map<string, Veri
   return map;
 }
 
-export const verifyReport: ToolDefinition<typeof inputSchema> = {
+export const verifyReport = defineTool({
   name: 'verify_report',
   config: {
     title: 'Verify the final report',
@@ -80,4 +80,4 @@ export const verifyReport: ToolDefinition<typeof inputSchema> = {
     const problems = r.problems.map((p) => ({ line: p.line, message: p.message }));
     return ok({ ok: r.problems.length === 0, problems, citations: r.citations, pairs: r.pairs, audit: r.audit, uncited: r.uncited, basis });
   },
-};
+});
