@@ -1,2 +1,0 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
-import{a,b,c,d,e,f,g}from"./chunk-2SVV5YJO.js";import"./chunk-MUTFWXS7.js";import"./chunk-67BG23Y2.js";export{f as MAX_QUOTED_VALUE,b as UNTRUSTED_TAG,d as fence,g as fenceServerValue,a as sanitizeText,e as unfence,c as wrapUntrusted};
