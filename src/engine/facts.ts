@@ -94,7 +94,8 @@ export function classifyNew(
 }
 
 // A number: digits with inner points or commas ("3.11", "2,500", "1.4"), not part of a word ("S3", "x86").
-const NUMBER = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/gu;
+// Not the tail of an identifier glued to a letter: "Q2.14" states no number 14 (trial 13's false alarm).
+const NUMBER = /(?<![\p{L}\p{N}]|[\p{L}\p{N}][.,])\d+(?:[.,]\d+)*(?![\p{L}\p{N}])/gu;
 const numberKey = (n: string) => n.replace(/,(?=\d{3}\b)/g, '');
 // In what states a number, a unit may be written onto it ("(5min)", "300ms", "v3"), and a release the fact
 // names by its minor version is stated by a patch release ("3.11" by "Python 3.11.2"): trial 8's false alarms.

@@ -107,6 +107,9 @@ describe('numbersNotInQuote', () => {
   });
   it('ignores digits inside words and facts without a quote', () => {
     expect(numbersNotInQuote('S3 runs on x86 with UTF8.', 'It runs.')).toEqual([]);
+    // Trial 13: "Q2.14" of the R for Windows FAQ is an identifier, not the number 14.
+    expect(numbersNotInQuote('The home directory is defined in the rw-FAQ Q2.14.', 'see the ‘rw-FAQ’ Q2.14.')).toEqual([]);
+    expect(numbersNotInQuote('See Q2.14 and 3 more.', 'see Q2.14')).toEqual(['3']);
     expect(numbersNotInQuote('Revenue rose 4%.', undefined)).toEqual([]);
   });
 });
