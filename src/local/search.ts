@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type MiniSearch from 'minisearch';
 import { cacheDir, newMiniSearch, rootIndex } from './index.js';
 import { snippetOf } from './snippet.js';
+import { isNearCopy } from '../engine/near-copy.js';
 import type { LocalRoot } from './roots.js';
 
 export interface Hit {
@@ -81,11 +82,19 @@ export async function searchAll(o: {
   scored.sort((a, b) => b.score - a.score || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const seen = new Set<string>();
   const results: Hit[] = [];
+  let copies = 0;
   for (const s of scored) {
     if (seen.has(s.url)) continue;
     seen.add(s.url);
-    results.push(s.hit());
+    const hit = s.hit();
+    // Another edition of a listed document (its reST source, its PDF) costs a result and tells nothing new.
+    if (results.some((r) => isNearCopy(r.snippet, hit.snippet))) {
+      copies += 1;
+      continue;
+    }
+    results.push(hit);
     if (results.length >= o.limit) break;
   }
+  if (copies > 0) notes.push(`${copies} result${copies === 1 ? '' : 's'} with the same text as one listed (another edition of it) left out`);
   return { results, documents, notes };
 }

@@ -1,0 +1,20 @@
+/**
+ * Whether two snippets are the same text in two editions of one document: a Sphinx page and its
+ * `_sources/*.rst.txt`, an HTML manual and its PDF (trial 15: eight search results held four documents).
+ * Compared as sets of words, so markup (``code``, *emphasis*, escapes) does not tell them apart; by the
+ * share of the smaller set, since each snippet is a window that may start and end a few words apart.
+ */
+const SAME_WORDS = 0.8;
+
+function words(s: string): Set<string> {
+  return new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+export function isNearCopy(a: string, b: string): boolean {
+  const x = words(a);
+  const y = words(b);
+  if (x.size === 0 || y.size === 0) return false;
+  let both = 0;
+  for (const w of x) if (y.has(w)) both += 1;
+  return both / Math.min(x.size, y.size) >= SAME_WORDS;
+}
