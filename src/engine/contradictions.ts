@@ -9,14 +9,25 @@ export interface RunContradiction extends Contradiction {
   thread: string;
 }
 
-/** A canonical-key function that answers undefined for a URL without a key, instead of throwing. */
+/**
+ * A canonical-key function that answers undefined for a URL without a key, instead of throwing. It
+ * remembers its answers: a round asks it for both sides of every contradiction of the run once per fact
+ * (thousands of URL parses in a deep run, most of a record_round call's time).
+ */
 export function keyOrNone(canonicalKey: (url: string) => string): (url: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
   return (url) => {
+    if (known.has(url)) return known.get(url);
+    let key: string | undefined;
     try {
-      return canonicalKey(url);
+      key = canonicalKey(url);
     } catch {
-      return undefined;
+      key = undefined;
     }
+    // A long-lived server's instance sees every run's URLs: the memory stays bounded.
+    if (known.size >= 10_000) known.clear();
+    known.set(url, key);
+    return key;
   };
 }
 

@@ -14,17 +14,41 @@ const NUMBERED_TITLE = /^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+\p{Lu}[^.!?:;]{0,80}$/u;
 export function numberedHeadingsAbove(quote: string, text: string): string[] {
   const needles = quoteNeedles(quote);
   if (needles.length === 0) return [];
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const { lines, paragraphs } = paragraphsOf(text);
   const out: string[] = [];
+  for (const p of paragraphs) {
+    if (needles.some((n) => p.projected.includes(n))) {
+      for (const h of titlesAbove(lines, p.start)) if (!out.includes(h)) out.push(h);
+    }
+  }
+  return out;
+}
+
+interface Paragraphs {
+  lines: string[];
+  paragraphs: { start: number; projected: string }[];
+}
+
+// A round checks every fact against its page: projecting each paragraph once per page, not once per fact,
+// keeps a round of ten facts on 20,000-character pages in milliseconds (it took 50 ms of a 60 ms call).
+const CACHE_PAGES = 32;
+const cache = new Map<string, Paragraphs>();
+
+function paragraphsOf(text: string): Paragraphs {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const paragraphs: Paragraphs['paragraphs'] = [];
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i < lines.length && lines[i]!.trim() !== '') continue;
-    if (i > start && needles.some((n) => projectForMatching(lines.slice(start, i).join('\n')).includes(n))) {
-      for (const h of titlesAbove(lines, start)) if (!out.includes(h)) out.push(h);
-    }
+    if (i > start) paragraphs.push({ start, projected: projectForMatching(lines.slice(start, i).join('\n')) });
     start = i + 1;
   }
-  return out;
+  const made = { lines, paragraphs };
+  if (cache.size >= CACHE_PAGES) cache.delete(cache.keys().next().value as string);
+  cache.set(text, made);
+  return made;
 }
 
 function titlesAbove(lines: readonly string[], from: number): string[] {

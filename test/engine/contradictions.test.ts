@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contradictionsOf, heldAnswers, nextContradictionId, runContradictions, standsIn, withHolds, type RunContradiction } from '../../src/engine/contradictions.js';
+import { contradictionsOf, heldAnswers, keyOrNone, nextContradictionId, runContradictions, standsIn, withHolds, type RunContradiction } from '../../src/engine/contradictions.js';
 import type { StoredFact, SubQuestionState } from '../../src/engine/thread-state.js';
 
 const keyOf = (u: string) => u.replace(/^https?:\/\//, '');
@@ -38,5 +38,21 @@ describe('run-wide contradictions (issue 24)', () => {
     expect(heldAnswers(answered, [fact()], [c({ status: 'RESOLVED' })], keyOf)).toEqual([]);
     expect(heldAnswers(answered, [fact({ grounded: false })], [c()], keyOf)).toEqual([]);
     expect(heldAnswers(answered, [fact({ sub_questions: [] })], [c()], keyOf)).toEqual([]);
+  });
+});
+
+describe('keyOrNone', () => {
+  it('asks for each URL once and answers undefined for a URL without a key', () => {
+    let calls = 0;
+    const keyOf = keyOrNone((url) => {
+      calls += 1;
+      if (!url.startsWith('http')) throw new Error('no key');
+      return url.toLowerCase();
+    });
+    // A deep run asked for both sides of every contradiction once per fact: thousands of URL parses a round.
+    for (let i = 0; i < 100; i++) expect(keyOf('https://Example.org/A')).toBe('https://example.org/a');
+    expect(keyOf('mailto:x')).toBeUndefined();
+    expect(keyOf('mailto:x')).toBeUndefined();
+    expect(calls).toBe(2);
   });
 });
