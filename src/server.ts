@@ -2,6 +2,7 @@
 // Stdio entry of the MCP server, as agent CLIs spawn it. The SDK's serveStdio picks the protocol era from
 // the opening message (2025's initialize, or 2026-07-28's server/discover and per-request _meta) and pins
 // one server from the factory to the connection; every server shares the one tool context.
+import { appendFileSync } from 'node:fs';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServerFor } from './create-server.js';
 import { log, setLogging } from './log.js';
@@ -15,9 +16,9 @@ serveStdio(
   () => {
     const server = createServerFor(ctx);
     if (trace) {
-      server.server.oninitialized = () => {
-        void import('node:fs').then(({ appendFileSync }) => appendFileSync(trace, `${JSON.stringify({ event: 'initialized', client: server.server.getClientVersion() })}\n`));
-      };
+      // Written at once: a client that lists tools and hangs up (gemini mcp list) may end the process
+      // before a deferred write would run.
+      server.server.oninitialized = () => appendFileSync(trace, `${JSON.stringify({ event: 'initialized', client: server.server.getClientVersion() })}\n`);
     }
     return server;
   },
