@@ -1,6 +1,8 @@
 // Grounding text (SPEC 4.1): a quote counts when its words occur in the stored page, whatever markdown
 // dressed them and however quotes, dashes, case and spacing were typed.
 
+import { pageMemo } from './page-memo.js';
+
 // Escaped punctuation is parked on private-use code points while markup is stripped, so "\*" survives
 // as a literal asterisk instead of being read as emphasis.
 const PARK_BASE = 0xf000;
@@ -189,13 +191,10 @@ interface Section {
 
 // A page's sections are the same whichever fact asks: a long-lived server quotes one page many times
 // across rounds, and projecting a 20,000-character page section by section is the costly part.
-const SECTION_CACHE_SIZE = 16;
-const sectionCache = new Map<string, Section[]>();
+const sectionsOf = pageMemo(16, splitSections);
 
 /** A stored page split at its ATX headings (not those inside fenced code), each section projected. */
-function sectionsOf(markdown: string): Section[] {
-  const hit = sectionCache.get(markdown);
-  if (hit) return hit;
+function splitSections(markdown: string): Section[] {
   const out: Section[] = [];
   const open: string[] = [];
   let context: string[] = [];
@@ -218,8 +217,6 @@ function sectionsOf(markdown: string): Section[] {
     body.push(line);
   }
   flush();
-  if (sectionCache.size >= SECTION_CACHE_SIZE) sectionCache.delete(sectionCache.keys().next().value as string);
-  sectionCache.set(markdown, out);
   return out;
 }
 

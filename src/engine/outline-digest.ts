@@ -18,9 +18,9 @@ function depthOf(line: string): number {
  * the top level does not fit, its first `max - 1` entries and a count of the rest.
  */
 export function outlineDigest(lines: readonly string[], max: number): string[] {
+  if (lines.length <= max) return [...lines];
   const kept = lines.filter((l) => !TRAILER.test(l.trim()));
   const trailer = lines.find((l) => TRAILER.test(l.trim()));
-  if (lines.length <= max) return [...lines];
   const depths = kept.map(depthOf);
   const levels = [...new Set(depths)].sort((a, b) => a - b);
   let deepest: number | undefined;

@@ -51,7 +51,7 @@ export const coverageReport = defineTool({
     const quotes = reportQuotes(report ?? '');
     // What the claim audit found supporting the report's current statements is stated, however paraphrased.
     const verdicts = ctx.store.loadAudit(run.run_id).verdicts;
-    const taken = parsed ? takenPassages(auditPairs(parsed).flatMap((p) => (verdicts[p.pair_id] ? [verdicts[p.pair_id] as { verdict: string; passage?: string }] : []))) : [];
+    const taken = parsed ? takenPassages(auditPairs(parsed).flatMap((p) => verdicts[p.pair_id] ?? [])) : [];
     // Each passage is cut around a sentence the report leaves out, a requirement first.
     const sentenceWeight = coverageWeight(stated, quotes, taken);
     const questions: CoverageQuestion[] = run.threads.flatMap((entry) => {
