@@ -199,7 +199,7 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
       }
       const r = (await client.callTool(call.tool, withPort(call.args, port) as Record<string, unknown>)) as Record<string, unknown>;
       const text = shown(r).split(`:${port}/`).join('/');
-      if (process.env.DEEP_RESEARCH_REPLAY_DUMP) fs.appendFileSync(process.env.DEEP_RESEARCH_REPLAY_DUMP, `=== ${call.tool}\n${text}\n`);
+      if (process.env.DEEP_RESEARCH_REPLAY_DUMP) fs.appendFileSync(process.env.DEEP_RESEARCH_REPLAY_DUMP, `=== ${path.basename(rec.dir)} ${entry === ourServer().entry ? "cur" : "old"} ${i + 1} ${call.tool}\n${text}\n`);
       chars[call.tool] = (chars[call.tool] ?? 0) + text.length;
       errors.push(r.isError === true);
       perCall.push(text.length);

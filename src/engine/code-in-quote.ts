@@ -21,6 +21,8 @@ function codeForm(text: string): string {
     .replace(/[`*_]/g, '')
     .replace(/[‘’]/g, "'")
     .replace(/[“”]/g, '"')
+    // A PDF's text sets an option's dashes as one en or em dash ("–default-packages").
+    .replace(/[‐‑‒–—―−]/g, '-')
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
@@ -49,8 +51,20 @@ export function codeTerms(fact: string): string[] {
 export function codeNotInQuote(fact: string, quote: string | undefined, headings: readonly string[] = []): string[] {
   if (!quote?.trim()) return [];
   const where = [quote, ...headings].map(codeForm);
+  const bare = where.map(unhyphenated);
   return codeTerms(fact).filter((t) => {
     const want = codeForm(t);
-    return want !== '' && !where.some((w) => w.includes(want));
+    if (want === '' || where.some((w) => w.includes(want))) return false;
+    // A PDF's line breaks drop or add hyphens ("--norestore" for --no-restore): a term long enough to be
+    // told apart without them counts as quoted when it is there hyphen for hyphen aside.
+    const plain = unhyphenated(want);
+    return !(plain.length >= MIN_UNHYPHENATED && bare.some((w) => w.includes(plain)));
   });
+}
+
+/** Below this many characters without hyphens, a term (`-d`, `-a`) would match too much of any quote. */
+const MIN_UNHYPHENATED = 5;
+
+function unhyphenated(text: string): string {
+  return text.replace(/-/g, '');
 }

@@ -36,7 +36,7 @@ const inputSchema = () => ({
   path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
   focus: z.string().max(500).optional().describe('Best passages for this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, max 40000.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, with focus the best 4 passages; max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
   thread: threadName().optional().describe('Reader; outline on first read.'),
   pages: pagesInput().optional(),
@@ -70,7 +70,7 @@ export const fetchSource = defineTool({
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), or reads a file of a folder the user allowed (path); stores its markdown once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) as fenced untrusted text, and the outline on the thread's first read. more_pages maps a long PDF's pages not read. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped), or a file of a folder the user allowed (path); stores it once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) fenced as untrusted, and the outline on a thread's first read. more_pages: a long PDF's unread pages. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
@@ -205,7 +205,10 @@ export const fetchSource = defineTool({
       } else {
         // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
         const capped = args.focus !== undefined && args.max_chars === undefined;
-        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead: first, skip: seen.passages, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
+        // The opening is kept as context on a first read, but not a whole PDF's: that is its title page and
+        // licence (a trial saw it head ten focused replies); a page range opens on the topic it was asked for.
+        const lead = first && !(pdf && source.page_from === undefined);
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead, skip: seen.passages, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
         content = picked.content;
         more = capped && picked.more === true;
         shown = picked.shown ?? [];

@@ -35,6 +35,15 @@ describe('codeNotInQuote', () => {
     expect(codeNotInQuote('Use `rm_conffile`.', 'the rm_conffile command')).toEqual([]);
     expect(codeNotInQuote('Use `rm_conffile`.', 'the mv_conffile command')).toEqual(['rm_conffile']);
   });
+  it("reads a PDF's dashes and line-break hyphens as the option they set, but not for short options", () => {
+    // R-intro.pdf as pdftotext gives it: an en dash for "--", and a hyphen lost at a line break.
+    expect(codeNotInQuote('Rscript takes `--default-packages`.', 'Rscript –default-packages=list')).toEqual([]);
+    expect(codeNotInQuote('R --no-restore does not restore the workspace.', 'using --norestore at start-up')).toEqual([]);
+    expect(codeNotInQuote('R --no-restore does not restore the workspace.', 'using --no-save at start-up')).toEqual(['--no-restore']);
+    // Five letters or fewer without hyphens still need their hyphens: `-d` is not found in "dd".
+    expect(codeNotInQuote('Use `-d`.', 'pass dd to it')).toEqual(['-d']);
+    expect(codeNotInQuote('Use `--all`.', 'all of them')).toEqual(['--all']);
+  });
   it('counts the headings above the quote, and says nothing without a quote', () => {
     expect(codeNotInQuote('`postinst configure` is called after unpacking.', 'Called after the package is unpacked.', ['6.5. Summary', 'postinst configure'])).toEqual([]);
     expect(codeNotInQuote('`postinst configure` is called after unpacking.', undefined)).toEqual([]);

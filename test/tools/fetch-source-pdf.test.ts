@@ -95,6 +95,17 @@ describe('fetch_source on PDFs', () => {
     expect(again.next_start_index).toBeGreaterThan(1000);
   });
 
+  it("leaves a whole PDF's opening (title page, licence) out of a focused first read, as it is no context", async () => {
+    await open();
+    const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/policy.pdf`, focus: 'priority of a package', max_chars: 8000 });
+    expect(r.content).toContain('The priority of a package is determined solely by the functionality it provides');
+    // The stored text's first paragraph after the first page marker: what the lead passage would have shown.
+    const body = stored('S1').split('<!-- page 1 -->')[1] ?? '';
+    const opening = body.trim().split('\n\n')[0]?.trim() ?? '';
+    expect(opening.length).toBeGreaterThan(10);
+    expect(r.content).not.toContain(opening.slice(0, 60));
+  });
+
   it('reads a PDF served as application/octet-stream by its signature, and refuses other octet-streams', async () => {
     await open();
     const r = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/r-data` });
