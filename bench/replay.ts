@@ -112,6 +112,16 @@ function shown(result: Record<string, unknown>): string {
 }
 
 /**
+ * What Claude Code passes the model: JSON.stringify(structuredContent) without indentation when a result
+ * has it (observed on Claude Code 2.1.280, anthropics/claude-code#79944), else the text. The trial bridge's
+ * one-space indentation above is the figure the goal was set in; this one is the host's own.
+ */
+function compact(result: Record<string, unknown>): string {
+  if (result.structuredContent && result.isError !== true) return JSON.stringify(result.structuredContent);
+  return ((result.content as { text?: string }[] | undefined) ?? []).map((c) => c.text ?? '').join('\n');
+}
+
+/**
  * A model pages audit_report by its next_offset. The recorded offsets are the baseline's, so a call that
  * went on from the previous page's next_offset in the baseline goes on from this server's next_offset
  * (and is not made when this server's pass had already ended): `continues[i]` marks those calls.
@@ -123,6 +133,8 @@ interface Replayed {
   perCall: number[];
   /** audit_report's next_offset per call index. */
   next: (number | undefined)[];
+  /** All calls' characters as Claude Code passes them (compact JSON). */
+  compactChars: number;
 }
 
 /**
@@ -157,6 +169,7 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
   const next: (number | undefined)[] = [];
   let placed = false;
   let lastAudit: number | undefined;
+  let compactChars = 0;
   try {
     await client.initialize();
     client.notify('notifications/initialized');
@@ -203,6 +216,7 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
       chars[call.tool] = (chars[call.tool] ?? 0) + text.length;
       errors.push(r.isError === true);
       perCall.push(text.length);
+      compactChars += compact(r).split(`:${port}/`).join('/').length;
       if (call.tool === 'audit_report') {
         next[i] = (r.structuredContent as { next_offset?: number } | undefined)?.next_offset;
         lastAudit = i;
@@ -212,7 +226,7 @@ async function replayOne(entry: string, rec: { dir: string; calls: Call[] }, por
     await client.close({ kill: true });
     fs.rmSync(work, { recursive: true, force: true });
   }
-  return { chars, errors, perCall, next };
+  return { chars, errors, perCall, next, compactChars };
 }
 
 /** Which audit_report calls went on from the previous audit_report's next_offset, in the baseline's replay. */
@@ -283,6 +297,7 @@ export async function replayFootprint(): Promise<{ rows: Row[]; notes: string[] 
         notes.push(`| ${tool} | ${n} | ${int(cur.chars[tool] ?? 0)} | ${int(old.chars[tool] ?? 0)} | ${int(recorded[tool] ?? 0)} |`);
       }
       notes.push(`| total | ${rec.calls.length} | ${int(total(cur.chars))} | ${int(total(old.chars))} | ${int(total(recorded))} |`);
+      notes.push(`| total as Claude Code passes it (compact JSON) | ${rec.calls.length} | ${int(cur.compactChars)} (${int(cur.compactChars / 4)} tok) | ${int(old.compactChars)} | — |`);
       if (process.env.DEEP_RESEARCH_REPLAY_PERCALL) {
         // Per call, to find where the characters go (not in the published results).
         notes.push('', '| # | tool | current | ' + BASELINE + ' | arguments |', '|---|---|---|---|---|');
