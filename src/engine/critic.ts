@@ -18,6 +18,8 @@ export interface CriticState {
   rounds: number;
   clean_signoffs: number;
   open_questions: string[];
+  /** Critiques that named a next_target, each a critic thread granted (absent in runs made before it). */
+  sent?: number;
 }
 
 export interface CritiqueOutcome {
@@ -163,7 +165,7 @@ export function applyCritique(
   const stop = criticStopped({ rounds, clean_signoffs: cleanSignoffs }, criticRounds);
   // Material gaps the critic budget ran out on are open too: no gap is dropped silently.
   if (stop) for (const g of material) keep(g);
-  const next: CriticState = { rounds, clean_signoffs: cleanSignoffs, open_questions: openQuestions };
+  const next: CriticState = { rounds, clean_signoffs: cleanSignoffs, open_questions: openQuestions, ...(state.sent !== undefined ? { sent: state.sent } : {}) };
 
   const outcome: CritiqueOutcome = { state: next, stop, open_material_gaps: material.length, clean };
   if (!stop) {
@@ -172,6 +174,7 @@ export function applyCritique(
     if (top) {
       outcome.next_target = top.query;
       outcome.next_gap = top;
+      next.sent = (state.sent ?? 0) + 1;
     }
   }
   return outcome;

@@ -37,4 +37,19 @@ describe('check_drift: another release', () => {
     expect(fine).toMatchObject({ drift: false, signals: [], action: 'extract' });
     expect(fine.why).toBeUndefined();
   });
+
+  it("takes no release from the brief's known facts: a fact's history is not the run's scope (trial 19)", async () => {
+    // Trial 19: the known fact "memory.limit() ... no longer supported from R 4.2.0" made every page of the
+    // R 4.2.2 manuals a skip. Here a known fact dates a change to 3.4; the 3.11 docs are still in scope.
+    h = await connect();
+    const brief = {
+      threads: [{ name: 'asyncio', sub_questions: [{ id: 'SQ-1', question: 'How do asyncio timeouts work?' }], subjects: ['asyncio'] }],
+      known_facts: [{ fact: 'asyncio was added to the standard library in Python 3.4', confidence: 'HIGH' }],
+    };
+    const { run_id } = await h.ok('start_run', { question: 'How do timeouts work in asyncio?', brief });
+    await h.ok('start_thread', { run_id, thread: 'asyncio' });
+    const now = split(page('py-asyncio-task'));
+    await seedSource(h.root, run_id, 'https://docs.python.org/3.11/library/asyncio-task.html', now.markdown, now.title);
+    expect(await h.ok('check_drift', { run_id, thread: 'asyncio', source_id: 'S1' })).toMatchObject({ drift: false, action: 'extract' });
+  });
 });

@@ -44,4 +44,34 @@ describe('critic budget', () => {
       expect(late.warnings.join('\n')).toMatch(/beyond the critic budget/);
     });
   }
+
+  it('standard: a clean first sign-off spends the only chance to open a thread, and the reply says so at once', async () => {
+    // Trial 18: the first critique signed off clean and was told one critic thread was left; the second,
+    // the last, found a material gap and stopped with critic_threads_left 0.
+    h = await connect();
+    const dry = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'standard', dry_run: true });
+    expect(dry.critic_threads).toBe(1);
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'standard' });
+    const first = await h.ok('record_critique', { run_id, gaps: [], signoff: true });
+    expect(first).toMatchObject({ stop: false, critic_threads_left: 0 });
+    expect(first.next_step).toMatch(/The next critique is the last: it opens no thread/);
+    expect((await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'standard', dry_run: true })).critic_threads).toBe(0);
+    const last = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
+    expect(last).toMatchObject({ stop: true, critic_threads_left: 0, open_material_gaps: 1 });
+    expect(last.open_questions).toContain(gap.description);
+  });
+
+  it('deep: after a clean first sign-off a later critique can still send the thread it promised', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'deep' });
+    const first = await h.ok('record_critique', { run_id, gaps: [], signoff: true });
+    expect(first.critic_threads_left).toBe(1);
+    const second = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
+    expect(second).toMatchObject({ stop: false, critic_threads_left: 1, next_target: gap.query });
+    const { name, ...definition } = second.next_definition;
+    const started = await h.ok('start_thread', { run_id, thread: name, definition: { ...definition, subjects: ['UK pilot'] } });
+    expect(started.warnings).toBeUndefined();
+    const third = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
+    expect(third).toMatchObject({ stop: true, critic_threads_left: 0 });
+  });
 });
