@@ -42,7 +42,7 @@ export function driftCases(): DriftCase[] {
       // As check_drift reads a stored source: its title line, then its markdown.
       const text = fs.readFileSync(path.join(HERE, 'drift', 'pages', `${page}.md`), 'utf8');
       const input = { text, subjects: t.subjects, subQuestions: t.sub_questions, include: t.include, exclude: t.exclude };
-      const now = assessDrift({ ...input, versionContext: [t.question, ...t.include, ...t.subjects, ...t.sub_questions] }).signals;
+      const now = assessDrift({ ...input, versionContext: [t.question, ...t.include] }).signals;
       out.push({ thread: t.id, page, label, heldOut: t.held_out === true, now, before: driftBefore(input) });
     }
   }

@@ -18,3 +18,15 @@ export function isNearCopy(a: string, b: string): boolean {
   for (const w of x) if (y.has(w)) both += 1;
   return both / Math.min(x.size, y.size) >= SAME_WORDS;
 }
+
+/**
+ * Which edition of one document a result list keeps: a rendered page (HTML) over its PDF, and either over
+ * a source text (`_sources/*.rst.txt`, plain text), which has no title or structure to read by (trial 21
+ * was given the reST source of the chapter it asked for and had to guess the page's path). Lower is better.
+ */
+export function editionRank(url: string): number {
+  const path = url.replace(/[?#].*$/s, '').toLowerCase();
+  if (/\.x?html?$/.test(path)) return 0;
+  if (path.endsWith('.pdf')) return 1;
+  return 2;
+}

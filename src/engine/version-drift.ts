@@ -9,7 +9,7 @@ const NAMED = /(?<![\p{L}\p{N}.])([\p{L}][\p{L}\p{N}+#-]*)[\s,:(]+(?:(?:version|
 const OPENING_CHARS = 600;
 
 /** Words before a number that name no product ("in 3.11", "since 2.0", "Python version 3.11" is caught whole). */
-const NOT_PRODUCTS = new Set(['in', 'since', 'to', 'from', 'and', 'or', 'of', 'the', 'than', 'version', 'release', 'ver', 'v', 'is', 'was', 'on', 'at', 'new', 'changed', 'deprecated', 'added', 'removed', 'page', 'section', 'chapter', 'figure', 'table', 'step', 'rfc', 'pep']);
+const NOT_PRODUCTS = new Set(['in', 'since', 'to', 'from', 'and', 'or', 'of', 'the', 'than', 'version', 'versions', 'release', 'releases', 'ver', 'v', 'is', 'was', 'on', 'at', 'new', 'changed', 'deprecated', 'added', 'removed', 'page', 'section', 'chapter', 'figure', 'table', 'step', 'rfc', 'pep', 'before', 'after', 'until', 'by', 'for', 'with', 'as', 'between', 'through', 'vs', 'versus', 'current', 'latest', 'later', 'earlier', 'older', 'newer']);
 
 export interface Release {
   product: string;

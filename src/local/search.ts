@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type MiniSearch from 'minisearch';
 import { cacheDir, newMiniSearch, rootIndex } from './index.js';
 import { snippetOf } from './snippet.js';
-import { isNearCopy } from '../engine/near-copy.js';
+import { editionRank, isNearCopy } from '../engine/near-copy.js';
 import type { LocalRoot } from './roots.js';
 
 export interface Hit {
@@ -88,8 +88,11 @@ export async function searchAll(o: {
     seen.add(s.url);
     const hit = s.hit();
     // Another edition of a listed document (its reST source, its PDF) costs a result and tells nothing new.
-    if (results.some((r) => isNearCopy(r.snippet, hit.snippet))) {
+    const copyOf = results.findIndex((r) => isNearCopy(r.snippet, hit.snippet));
+    if (copyOf >= 0) {
       copies += 1;
+      // The better edition takes the listed one's place (its rank is the text's).
+      if (editionRank(hit.url) < editionRank((results[copyOf] as Hit).url)) results[copyOf] = hit;
       continue;
     }
     results.push(hit);

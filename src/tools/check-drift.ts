@@ -56,15 +56,11 @@ export const checkDrift = defineTool({
     return ctx.store.lock(args.run_id, async () => {
       const { run, state } = requireThread(ctx, args.run_id, args.thread);
       const scope = run.brief.scope;
-      // Known facts are left out: a release a fact names dates that fact ("no longer supported from R
-      // 4.2.0"), it does not scope the run (trial 19 was told to skip every page of its 4.2.2 manuals).
-      const versionContext = [
-        run.question,
-        ...(run.brief.assumptions ?? []),
-        ...(run.brief.disambiguation?.include ?? []),
-        ...state.definition.subjects,
-        ...state.definition.sub_questions.map((q) => q.question),
-      ];
+      // The run's scope is what the question, the assumptions and the include terms name. A known fact's
+      // release dates that fact ("no longer supported from R 4.2.0": trial 19 was told to skip every page of
+      // its 4.2.2 manuals), and a sub-question's may be a point of comparison ("how did it change in Python
+      // 3.12?": trial 23 was told to skip the 3.11 docs its assumptions were about).
+      const versionContext = [run.question, ...(run.brief.assumptions ?? []), ...(run.brief.disambiguation?.include ?? [])];
       const result = assessDrift({
         text,
         ...(args.published !== undefined ? { published: args.published } : {}),

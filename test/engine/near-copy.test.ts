@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNearCopy } from '../../src/engine/near-copy.js';
+import { editionRank, isNearCopy } from '../../src/engine/near-copy.js';
 
 // Debian Policy 7.2 as its HTML page and its reStructuredText source give it (trial 15's search results).
 const HTML = '…actions that require a dependency if that dependency isn’t available. Recommends This declares a strong, but not absolute, dependency. The Recommends field should list packages that would be found together…';
@@ -12,5 +12,15 @@ describe('isNearCopy', () => {
   it('keeps apart two passages on one subject', () => {
     expect(isNearCopy(HTML, '…Suggests This is used to declare that one package may be more useful with one or more others. Using this field tells the packaging system…')).toBe(false);
     expect(isNearCopy('', RST)).toBe(false);
+  });
+});
+
+describe('editionRank', () => {
+  it('prefers a rendered page, then a PDF, then a source text', () => {
+    expect(editionRank('local:policy/ch-files.html')).toBe(0);
+    expect(editionRank('https://x.org/a.xhtml?x=1')).toBe(0);
+    expect(editionRank('local:policy/policy.pdf')).toBe(1);
+    expect(editionRank('local:policy/_sources/ch-files.rst.txt')).toBe(2);
+    expect(editionRank('local:policy/notes.txt')).toBe(2);
   });
 });

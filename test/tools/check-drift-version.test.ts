@@ -52,4 +52,20 @@ describe('check_drift: another release', () => {
     await seedSource(h.root, run_id, 'https://docs.python.org/3.11/library/asyncio-task.html', now.markdown, now.title);
     expect(await h.ok('check_drift', { run_id, thread: 'asyncio', source_id: 'S1' })).toMatchObject({ drift: false, action: 'extract' });
   });
+
+  it('takes no release from a sub-question, nor a product from "releases 3.11-3.13" (trial 23)', async () => {
+    // Trial 23: the assumptions said "current releases 3.11-3.13" and one sub-question asked how a function
+    // changed in Python 3.12; check_drift then told the thread to skip the Python 3.11 docs, the only ones
+    // reachable, which the other thread was reading.
+    h = await connect();
+    const brief = {
+      assumptions: ["CPython's standard-library asyncio, current releases 3.11-3.13"],
+      threads: [{ name: 'wait_for', sub_questions: [{ id: 'SQ-1', question: 'What happens to the task when wait_for times out, and how did it change in Python 3.12?' }], subjects: ['asyncio'] }],
+    };
+    const { run_id } = await h.ok('start_run', { question: 'How do timeouts work in asyncio?', brief });
+    await h.ok('start_thread', { run_id, thread: 'wait_for' });
+    const now = split(page('py-asyncio-task'));
+    await seedSource(h.root, run_id, 'https://docs.python.org/3.11/library/asyncio-task.html', now.markdown, now.title);
+    expect(await h.ok('check_drift', { run_id, thread: 'wait_for', source_id: 'S1' })).toMatchObject({ drift: false, signals: [], action: 'extract' });
+  });
 });
