@@ -238,6 +238,8 @@ export const fetchSource = defineTool({
       if (next !== undefined) structured.next_start_index = next;
       if (skipped > 0) structured.already_shown = skipped;
       if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
+      // Nothing new to show is an answer too, not an empty block to puzzle over (trial 22).
+      else if (skipped > 0 && shown.length === 0) structured.more = 'Every passage matching this focus was shown to this reader before (already_shown), so none is repeated: ask with another focus, or read in order with start_index.';
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       if (source.kept !== undefined) {

@@ -66,6 +66,11 @@ describe('fetch_source outline', () => {
     const again = await fetchAs({ run_id, thread: 'Trials and output', focus: 'cherry picking copies one commit', max_chars: 900 });
     expect(again.already_shown).toBeGreaterThan(0);
     expect(again.content).not.toContain('Cherry picking copies one commit sentence 0');
+    // Asked until nothing new matches: the reply says so and where to go, not an empty block (trial 22).
+    let last = again;
+    for (let i = 0; i < 12 && !(last.more ?? '').startsWith('Every passage'); i++) last = await fetchAs({ run_id, thread: 'Trials and output', focus: 'cherry picking copies one commit', max_chars: 900 });
+    expect(last.more).toMatch(/^Every passage matching this focus was shown to this reader before \(already_shown\)/);
+    expect(last.already_shown).toBeGreaterThan(0);
     // Paging reads anything again.
     const at = PAGE.indexOf('## Cherry picking');
     expect((await fetchAs({ run_id, thread: 'Trials and output', start_index: at, max_chars: 900 })).content).toContain('Cherry picking copies one commit sentence 0');
