@@ -91,10 +91,11 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const unverified = unverifiedAnswers(shown, allFacts);
   const held = prev.quick === true || exhausted ? [] : unverified;
   const stuck = deadEnd({ isLastPhase: phaseStep.isLast, exhausted, newFacts, newOrigins: fresh.length });
+  const open = contradictionsOf(prev.name, allFacts, runWide, keyOf).filter((c) => c.status === 'OPEN');
   const reason = convergence({
     subQuestions: shown,
     subjectRounds: subjects.map((s) => s.rounds),
-    openHighContradictions: contradictionsOf(prev.name, allFacts, runWide, keyOf).filter((c) => c.status === 'OPEN' && c.severity === 'HIGH').length,
+    openHighContradictions: open.filter((c) => c.severity === 'HIGH').length,
     heldAnswers: held.length,
     plateauL3: level === 3,
     deadEnd: stuck,
@@ -104,6 +105,9 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   });
   const converged = reason !== undefined;
   if (converged) warnings.splice(0, warnings.length, ...warnings.map(whenStopped));
+  // Only a HIGH one holds a thread open (SPEC 4.1); a lower one still open at the stop is said, not left
+  // for the critic to find (trials 16 and 22 stopped on CRITERIA_MET with one open and no word of it).
+  if (converged && open.length > 0) warnings.push(openAtStop(open.map((c) => c.id)));
   if (!converged) warnings.push(...held.map(heldWarning));
   if (stale && !converged) warnings.push(staleAs === 'stored' ? 'every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read' : 'this round read none of its results the run had not stored and added no fact: one more such round stops the thread; read a result no thread has stored, or search elsewhere');
 
@@ -129,4 +133,10 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     contradictions, touched, zeroStreak, level, escape, phaseStep, unverified, held, reason, action,
     needsReformulation, phaseReason, stale, staleRun, shown, foreign,
   });
+}
+
+/** The warning for contradictions still OPEN when a thread stops. */
+export function openAtStop(ids: readonly string[]): string {
+  const list = ids.join(', ');
+  return `the thread stopped with ${ids.length === 1 ? `contradiction ${list}` : `contradictions ${list}`} still OPEN: the report must give what each source states, or a critic thread must settle ${ids.length === 1 ? 'it' : 'them'}`;
 }

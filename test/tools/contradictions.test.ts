@@ -49,6 +49,15 @@ describe('completion reports carry the threads’ findings', () => {
     expect(resolved).toContain('| C1 | How much output per hour rose | Output rose by 1% | Output rose by 2% | The review rounds the figure; the trial report gives 1% from the raw data. | 4 | this thread |');
   });
 
+  it('a thread that stops with a contradiction still OPEN below HIGH says so in its last reply (trials 16, 22)', async () => {
+    const { round } = await setup();
+    let r = await round(A, { urls_visited: [PAGE_A], search_results: [PAGE_A], facts: [factA], contradictions: [{ ...contradiction, severity: 'MEDIUM' }] });
+    expect(r.warnings.join('\n')).not.toMatch(/still OPEN/);
+    for (let i = 0; i < 8 && r.action !== 'STOP'; i++) r = await round(A, {});
+    expect(r.action).toBe('STOP');
+    expect(r.warnings).toContain('the thread stopped with contradiction C1 still OPEN: the report must give what each source states, or a critic thread must settle it');
+  });
+
   it('a RESOLVED contradiction without a resolution is taken, with a warning asking for one', async () => {
     const { round } = await setup();
     const r = await round(A, { contradictions: [{ ...contradiction, status: 'RESOLVED' }] });
