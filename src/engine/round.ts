@@ -107,7 +107,9 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   if (converged) warnings.splice(0, warnings.length, ...warnings.map(whenStopped));
   // Only a HIGH one holds a thread open (SPEC 4.1); a lower one still open at the stop is said, not left
   // for the critic to find (trials 16 and 22 stopped on CRITERIA_MET with one open and no word of it).
-  if (converged && open.length > 0) warnings.push(openAtStop(open.map((c) => c.id)));
+  // The thread that recorded one answers for it: another thread on the same pages is not told (trials 25, 26).
+  const ownOpen = open.filter((c) => c.thread === prev.name);
+  if (converged && ownOpen.length > 0) warnings.push(openAtStop(ownOpen.map((c) => c.id)));
   if (!converged) warnings.push(...held.map(heldWarning));
   if (stale && !converged) warnings.push(staleAs === 'stored' ? 'every result of this round was already stored in the run and it added no fact: one more such round stops the thread; search for pages no thread has read' : 'this round read none of its results the run had not stored and added no fact: one more such round stops the thread; read a result no thread has stored, or search elsewhere');
 

@@ -11,6 +11,9 @@ const OPENING_CHARS = 600;
 /** Words before a number that name no product ("in 3.11", "since 2.0", "Python version 3.11" is caught whole). */
 const NOT_PRODUCTS = new Set(['in', 'since', 'to', 'from', 'and', 'or', 'of', 'the', 'than', 'version', 'versions', 'release', 'releases', 'ver', 'v', 'is', 'was', 'on', 'at', 'new', 'changed', 'deprecated', 'added', 'removed', 'page', 'section', 'chapter', 'figure', 'table', 'step', 'rfc', 'pep', 'before', 'after', 'until', 'by', 'for', 'with', 'as', 'between', 'through', 'vs', 'versus', 'current', 'latest', 'later', 'earlier', 'older', 'newer']);
 
+/** Words that put a release in a page's history, just before its name ("What's New In" does not). */
+const HISTORY_BEFORE = /\b(?:as of|since|from|until|till|before|after|prior to|starting (?:with|from|in)|up to|(?:added|deprecated|removed|changed|introduced|fixed) in)\s*$/i;
+
 export interface Release {
   product: string;
   version: string;
@@ -62,7 +65,9 @@ export function sameRelease(a: string, b: string): boolean {
 export function otherRelease(text: string, targets: ReadonlyMap<string, readonly string[]>): Release | undefined {
   if (targets.size === 0) return undefined;
   const opening = text.slice(0, OPENING_CHARS);
-  const first = releasesNamed(opening).find((r) => targets.has(r.product));
+  // A release named as history ("As of R 4.0.0 .Traceback contains…", on a span of a manual that opens
+  // mid-page) dates a change; the page is not about that release (trial 25 was told to skip R 4.2.2's help).
+  const first = releasesNamed(opening).find((r) => targets.has(r.product) && !HISTORY_BEFORE.test(opening.slice(Math.max(0, r.at - 24), r.at)));
   if (first) return (targets.get(first.product) ?? []).some((v) => sameRelease(v, first.version)) ? undefined : first;
   const stamp = /^\s*(?:version|release)\s+v?(\d+(?:\.\d+)+)/im.exec(opening);
   if (!stamp) return undefined;

@@ -582,11 +582,15 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
-    // A code fence's delimiters (and its info string) and a thematic break are not text a source states: in a
-    // passage they cannot be quoted back (trial 11: record_audit refused seven passages copied with "```python3").
-    .filter((l) => !/^ {0,3}(?:```|~~~)/.test(l) && !/^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(l))
-    // List and quote markers go, as in the grounding projection, so a passage quoted back is found.
+    // A thematic break is not text a source states.
+    .filter((l) => !/^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(l))
+    // Bullet and quote markers go, as in the grounding projection, so a passage quoted back is found; a
+    // step's number stays, as the projection keeps it.
     .map((l) => l.replace(/^\s*(?:>\s?)*(?:[-*+]\s+)?/, ''))
+    // A code fence's delimiters (and its info string) cannot be quoted back (trial 11: record_audit refused
+    // seven passages copied with "```python3"), also one opened on a step's line (trial 24: "6. ``` postrm purge").
+    .map((l) => l.replace(/^(\d{1,9}[.)])\s+(?:```|~~~).*$/, '$1'))
+    .filter((l) => !/^ {0,3}(?:```|~~~)/.test(l))
     .join(' ')
     // Links and images read as their text: the URL is no evidence, and it would crowd out the words.
     .replace(/!?\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')

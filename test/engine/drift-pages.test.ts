@@ -66,6 +66,10 @@ describe('version drift on real pages', () => {
 
   it('reads releases and compares them by their leading parts', () => {
     expect(releasesNamed('Git v2.39 Release Notes; in 3.4; R, version 4.2.2; Python (3.11)').map((r) => `${r.product} ${r.version}`)).toEqual(['git 2.39', 'R 4.2.2', 'python 3.11']);
+    // A release named as history dates a change: the page is not about it (trial 25, a span of refman.pdf).
+    const span = 'tracemem 673\n\nWarning\n\nIt is undocumented where .Traceback is stored. As of R 4.0.0 .Traceback contains the calls as language objects.';
+    expect(otherRelease(span, targetReleases(['the manuals for R 4.2.2']))).toBeUndefined();
+    expect(otherRelease('R 4.0.0 release notes\n\nWhat changed.', targetReleases(['the manuals for R 4.2.2']))).toMatchObject({ product: 'R', version: '4.0.0' });
     // Words that only place a number ("current releases 3.11-3.13", "between versions 2.3 and 2.4") name no product.
     expect(releasesNamed('current releases 3.11-3.13; between versions 2.3 and 2.4; changed after 1.2').map((r) => r.product)).toEqual([]);
     expect(sameRelease('3.11', '3.11.2')).toBe(true);

@@ -129,3 +129,28 @@ describe('passages over code blocks (trial 11)', () => {
     expect(quoteFound(p!, DOC), p).toBe(true);
   });
 });
+
+describe('passages over numbered steps with fenced calls (trial 24)', () => {
+  // Debian Policy 6.8 as stored: a numbered step whose call is a fenced block opened on the marker's line.
+  const DOC = [
+    '## 6.8. Details of removal and/or configuration purging',
+    '',
+    '5. The `conffile`s and any backup files are removed.',
+    '',
+    '6. ```',
+    '   postrm purge',
+    '   ```',
+    '',
+    '   If this fails, the package remains in a “Config-Files” state.',
+    '',
+    '7. The package’s file list is removed.',
+  ].join('\n');
+
+  it('drops the fence opened on a step\'s line and keeps the step number, as grounding does, so the passage copied back grounds', () => {
+    const [p] = rankedPassages(DOC, 'If postrm purge fails the package remains in the Config-Files state', 1, 400);
+    expect(p).toContain('6. postrm purge If this fails, the package remains in a “Config-Files” state.');
+    expect(p).not.toContain('```');
+    expect(quoteFound(p!, DOC), p).toBe(true);
+  });
+});
+

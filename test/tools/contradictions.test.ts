@@ -56,6 +56,11 @@ describe('completion reports carry the threads’ findings', () => {
     for (let i = 0; i < 8 && r.action !== 'STOP'; i++) r = await round(A, {});
     expect(r.action).toBe('STOP');
     expect(r.warnings).toContain('the thread stopped with contradiction C1 still OPEN: the report must give what each source states, or a critic thread must settle it');
+    // Another thread reading the same page is not told: thread A answers for it.
+    let b = await round(B, { urls_visited: [PAGE_A], search_results: [PAGE_A], facts: [{ ...factA, fact: 'Output per hour rose in the pilot group.' }] });
+    for (let i = 0; i < 8 && b.action !== 'STOP'; i++) b = await round(B, {});
+    expect(b.action).toBe('STOP');
+    expect(b.warnings.join('\n')).not.toMatch(/still OPEN/);
   });
 
   it('a RESOLVED contradiction without a resolution is taken, with a warning asking for one', async () => {
