@@ -36,7 +36,7 @@ const inputSchema = () => ({
   path: z.string().min(1).max(1024).optional().describe('Instead of url: local:<folder>/<file>.'),
   focus: z.string().max(500).optional().describe('Best passages for this.'),
   start_index: z.number().int().min(0).optional().describe('Page from this offset instead.'),
-  max_chars: z.number().int().min(500).max(40_000).optional().describe('Default 8000, with focus the best 4 passages; max 40000.'),
+  max_chars: z.number().int().min(500).max(40_000).optional().describe('With focus leave unset: best 4 passages. Else default 8000. Max 40000.'),
   full: z.boolean().optional().describe('Whole visible page, same source.'),
   thread: threadName().optional().describe('Reader; outline on first read.'),
   pages: pagesInput().optional(),
@@ -70,7 +70,7 @@ export const fetchSource = defineTool({
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped), or a file of a folder the user allowed (path); stores it once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) fenced as untrusted, and the outline on a thread's first read. more_pages: a long PDF's unread pages. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped) or an allowed folder's file (path); stores it once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) fenced as untrusted, and the outline on a thread's first read. more_pages: a long PDF's unread pages. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),
