@@ -11,11 +11,14 @@ import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { decodeSegment } from '../engine/local-key.js';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
 import { indexText } from './index-text.js';
+import { formatOf } from './read.js';
+import { readAhead } from './read-ahead.js';
 import { walkRoot } from './walk.js';
 import type { LocalRoot } from './roots.js';
 
 export const CACHE_ENV = 'DEEP_RESEARCH_CACHE';
-const VERSION = 1;
+// 2: HTML text from a streaming parse (html-text.ts); a page with no <body> is indexed, not skipped.
+const VERSION = 2;
 
 /** `$DEEP_RESEARCH_CACHE`, else `$XDG_CACHE_HOME/deep-research`, else `~/.cache/deep-research`. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
@@ -87,12 +90,17 @@ export class RootIndex {
       delete this.files[rel];
       removed++;
     }
-    for (const [rel, st] of now) {
+    const changed = [...now].filter(([rel, st]) => {
       const had = this.files[rel];
-      if (had && had.mtimeMs === st.mtimeMs && had.size === st.size) continue;
+      return !(had && had.mtimeMs === st.mtimeMs && had.size === st.size);
+    });
+    // Files are added in path order (MiniSearch numbers documents as they come, so the index file stays the
+    // same for the same folder), but read ahead of that: a PDF parses on its worker thread while this
+    // thread reads the HTML pages after it.
+    const pdf = ([rel]: [string, unknown]): boolean => formatOf(rel) === 'pdf';
+    for await (const [[rel, st], entry] of readAhead(changed, pdf, ([rel]) => indexedFile({ root: this.root, rel, key: localKey(this.root.name, rel) }))) {
       const id = localKey(this.root.name, rel);
-      if (had?.text !== undefined) this.search.discard(id);
-      const entry = await indexedFile({ root: this.root, rel, key: id });
+      if (this.files[rel]?.text !== undefined) this.search.discard(id);
       this.files[rel] = { ...entry, mtimeMs: st.mtimeMs, size: st.size };
       if (entry.text !== undefined) this.search.add({ id, title: entry.title, text: entry.text });
       read++;
