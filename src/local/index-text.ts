@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { decodeBody } from '../fetch/decode.js';
 import { sanitizeText } from '../fetch/untrusted.js';
-import { htmlText } from './html-text.js';
+import { htmlText, TooDeep } from './html-text.js';
 import type { LocalRef } from './open.js';
 import { formatOf } from './read.js';
 
@@ -43,7 +43,7 @@ export async function indexText(ref: LocalRef, bytes: Uint8Array): Promise<Index
   try {
     const page = htmlText(body);
     return done(page.title ?? fileName, page.text);
-  } catch {
-    return { title: fileName, skipped: `${ref.key} could not be parsed as HTML` };
+  } catch (err) {
+    return { title: fileName, skipped: `${ref.key} ${err instanceof TooDeep ? `has ${err.message}: it is not indexed` : 'could not be parsed as HTML'}` };
   }
 }
