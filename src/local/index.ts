@@ -11,8 +11,6 @@ import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { decodeSegment } from '../engine/local-key.js';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
 import { indexText } from './index-text.js';
-import { formatOf } from './read.js';
-import { readAhead } from './read-ahead.js';
 import { walkRoot } from './walk.js';
 import type { LocalRoot } from './roots.js';
 
@@ -90,17 +88,15 @@ export class RootIndex {
       delete this.files[rel];
       removed++;
     }
-    const changed = [...now].filter(([rel, st]) => {
+    // One file at a time, in path order: MiniSearch numbers documents as they come (the index file must be
+    // the same for the same folder), and a PDF's worker limits (time, RSS growth) are watched from this
+    // thread, which must be idle while it parses.
+    for (const [rel, st] of now) {
       const had = this.files[rel];
-      return !(had && had.mtimeMs === st.mtimeMs && had.size === st.size);
-    });
-    // Files are added in path order (MiniSearch numbers documents as they come, so the index file stays the
-    // same for the same folder), but read ahead of that: a PDF parses on its worker thread while this
-    // thread reads the HTML pages after it.
-    const pdf = ([rel]: [string, unknown]): boolean => formatOf(rel) === 'pdf';
-    for await (const [[rel, st], entry] of readAhead(changed, pdf, ([rel]) => indexedFile({ root: this.root, rel, key: localKey(this.root.name, rel) }))) {
+      if (had && had.mtimeMs === st.mtimeMs && had.size === st.size) continue;
       const id = localKey(this.root.name, rel);
-      if (this.files[rel]?.text !== undefined) this.search.discard(id);
+      if (had?.text !== undefined) this.search.discard(id);
+      const entry = await indexedFile({ root: this.root, rel, key: id });
       this.files[rel] = { ...entry, mtimeMs: st.mtimeMs, size: st.size };
       if (entry.text !== undefined) this.search.add({ id, title: entry.title, text: entry.text });
       read++;
