@@ -157,7 +157,7 @@ export async function localIndex(): Promise<Section> {
       rows,
       notes: [
         `Corpus: the first ${files.length} HTML and PDF files (regular files, path order) of ${DIRS.join(', ')}; ${counts.documents} indexed, ${counts.skipped} with no text to index.`,
-        `Index: MiniSearch (BM25+) in one gzipped JSON file per folder in the cache folder; HTML is indexed from one linkedom pass, PDFs through the server's PDF reader. Reference: pdftotext per PDF and linkedom textContent per page, in the same process and run (${ref.chars} characters).`,
+        `Index: MiniSearch (BM25+) in one gzipped JSON file per folder in the cache folder; HTML is indexed from one htmlparser2 pass (no DOM), PDFs through the server's PDF reader. Reference: pdftotext per PDF and linkedom textContent per page, in the same process and run (${ref.chars} characters).`,
         `Queries: ${queries.length}, each two title words; ${hits} returned results. Median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms.`,
       ],
     };

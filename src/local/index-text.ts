@@ -1,8 +1,11 @@
-// What the search index holds of a file: its words, not its markdown. HTML takes one DOM pass (linkedom,
-// already a dependency) instead of Readability and turndown, which cost three times as much and only
-// shape text the index does not show; fetch_source still reads the file through the full pipeline.
-// PDFs go through the server's PDF reader, DOCX through mammoth's raw text.
+// What the search index holds of a file: its words, not its markdown. HTML takes one streaming parse
+// (html-text.ts) instead of Readability and turndown, which cost far more and only shape text the index
+// does not show; fetch_source still reads the file through the full pipeline.
+// PDFs go through the server's PDF reader, DOCX through mammoth's raw text (both loaded on first need).
 import path from 'node:path';
+import { decodeBody } from '../fetch/decode.js';
+import { sanitizeText } from '../fetch/untrusted.js';
+import { htmlText, TooDeep } from './html-text.js';
 import type { LocalRef } from './open.js';
 import { formatOf } from './read.js';
 
@@ -12,14 +15,9 @@ export interface IndexText {
   skipped?: string;
 }
 
-const DROP = 'script, style, noscript, template, svg, nav, header, footer, [role="navigation"]';
-// Block boundaries become line breaks before the parse, so words of adjacent blocks stay apart in textContent.
-const BLOCK = /<(\/?)(p|div|br|li|dt|dd|h[1-6]|tr|td|th|pre|section|article|blockquote|table|ul|ol|dl|hr)\b/gi;
-
 export async function indexText(ref: LocalRef, bytes: Uint8Array): Promise<IndexText> {
   const format = formatOf(ref.rel);
   const fileName = path.posix.basename(ref.rel);
-  const { sanitizeText } = await import('../fetch/untrusted.js');
   const done = (title: string, raw: string): IndexText => {
     const text = sanitizeText(raw).replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
     return text.length < 20 ? { title: fileName, skipped: `${ref.key} holds no text to index` } : { title: sanitizeText(title).trim() || fileName, text };
@@ -39,17 +37,13 @@ export async function indexText(ref: LocalRef, bytes: Uint8Array): Promise<Index
       return { title: fileName, skipped: `${ref.key} is not a readable DOCX file` };
     }
   }
-  const { decodeBody } = await import('../fetch/decode.js');
   const html = format === 'html';
   const body = decodeBody(bytes, { type: html ? 'text/html' : 'text/plain' }, html).text;
   if (!html) return done(/^#\s+(.+)$/m.exec(body)?.[1] ?? fileName, body);
-  const { parseHTML } = await import('linkedom');
   try {
-    const { document } = parseHTML(body.replace(BLOCK, '\n<$1$2'));
-    const title = document.querySelector('title')?.textContent ?? document.querySelector('h1')?.textContent ?? fileName;
-    for (const el of [...document.querySelectorAll(DROP)]) el.remove();
-    return done(title, document.body?.textContent ?? document.documentElement?.textContent ?? '');
-  } catch {
-    return { title: fileName, skipped: `${ref.key} could not be parsed as HTML` };
+    const page = htmlText(body);
+    return done(page.title ?? fileName, page.text);
+  } catch (err) {
+    return { title: fileName, skipped: `${ref.key} ${err instanceof TooDeep ? `has ${err.message}: it is not indexed` : 'could not be parsed as HTML'}` };
   }
 }

@@ -15,7 +15,8 @@ import { walkRoot } from './walk.js';
 import type { LocalRoot } from './roots.js';
 
 export const CACHE_ENV = 'DEEP_RESEARCH_CACHE';
-const VERSION = 1;
+// 2: HTML text from a streaming parse (html-text.ts); a page with no <body> is indexed, not skipped.
+const VERSION = 2;
 
 /** `$DEEP_RESEARCH_CACHE`, else `$XDG_CACHE_HOME/deep-research`, else `~/.cache/deep-research`. */
 export function cacheDir(env: NodeJS.ProcessEnv): string {
@@ -87,6 +88,9 @@ export class RootIndex {
       delete this.files[rel];
       removed++;
     }
+    // One file at a time, in path order: MiniSearch numbers documents as they come (the index file must be
+    // the same for the same folder), and a PDF's worker limits (time, RSS growth) are watched from this
+    // thread, which must be idle while it parses.
     for (const [rel, st] of now) {
       const had = this.files[rel];
       if (had && had.mtimeMs === st.mtimeMs && had.size === st.size) continue;
