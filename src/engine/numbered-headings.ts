@@ -27,7 +27,8 @@ export function numberedHeadingsAbove(quote: string, text: string): string[] {
 
 interface Paragraphs {
   lines: string[];
-  paragraphs: { start: number; projected: string }[];
+  /** Each paragraph's first line and the line after its last (blank-line separated), and its projection. */
+  paragraphs: { start: number; end: number; projected: string }[];
 }
 
 // Every fact of a round asks about the same few pages: each page's paragraphs are projected once, not
@@ -38,7 +39,7 @@ const paragraphsOf = pageMemo(16, (text: string): Paragraphs => {
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i < lines.length && lines[i]!.trim() !== '') continue;
-    if (i > start) paragraphs.push({ start, projected: projectForMatching(lines.slice(start, i).join('\n')) });
+    if (i > start) paragraphs.push({ start, end: i, projected: projectForMatching(lines.slice(start, i).join('\n')) });
     start = i + 1;
   }
   return { lines, paragraphs };
@@ -54,6 +55,34 @@ function titlesAbove(lines: readonly string[], from: number): string[] {
     if (d >= depth) continue;
     depth = d;
     out.push(line);
+  }
+  return out;
+}
+
+/** A label line: one short line that names what the paragraph under it is about. */
+const LABEL_CHARS = 60;
+/** At most this many label paragraphs directly above a quote's paragraph count. */
+const LABELS = 2;
+
+/**
+ * The short one-line paragraphs directly above `quote`'s paragraph, nearest first, at most LABELS and
+ * none past a longer paragraph: an option a manual describes ("--min-vsize=N" above "For expert use only:
+ * set the initial trigger sizes…"), a changelog entry's section numbers and date ("6.5 & 6.6", "Released
+ * December, 2022."). Three trials were warned that such a term or number was not above their quote.
+ */
+export function labelLinesAbove(quote: string, text: string): string[] {
+  const needles = quoteNeedles(quote);
+  if (needles.length === 0) return [];
+  const { lines, paragraphs } = paragraphsOf(text);
+  const out: string[] = [];
+  for (const [k, p] of paragraphs.entries()) {
+    if (!needles.some((n) => p.projected.includes(n))) continue;
+    for (let j = k - 1; j >= 0 && k - j <= LABELS; j--) {
+      const q = paragraphs[j]!;
+      const body = lines.slice(q.start, q.end).map((l) => l.trim());
+      if (body.length !== 1 || body[0]!.length > LABEL_CHARS) break;
+      if (!out.includes(body[0]!)) out.push(body[0]!);
+    }
   }
   return out;
 }

@@ -5,7 +5,7 @@ import type { Confidence, Level, SubQuestionStatus, SubjectStatus } from './type
 import type { Contradiction, RoundRecord, StoredFact, SubjectChange, SubQuestionState, SubjectState, ThreadState } from './thread-state.js';
 import { admitFact, classifyNew, normalizeFactText, numbersNotInQuote, type FactInput } from './facts.js';
 import { enclosingHeadings, quoteFound, quoteFoundIn } from './grounding.js';
-import { numberedHeadingsAbove } from './numbered-headings.js';
+import { labelLinesAbove, numberedHeadingsAbove } from './numbered-headings.js';
 import { codeNotInQuote } from './code-in-quote.js';
 import { quoteStruckThrough, STRUCK_WARNING } from './struck.js';
 import { corroborate } from './corroboration.js';
@@ -207,7 +207,7 @@ function unquotedNumbers(f: RoundFactInput, i: number, stored: StoredText | unde
   // A number may be stated only above the quote: in the page's title (the version a page documents), a
   // heading (a changelog's version), or a PDF's numbered section title. Looked up only then.
   if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) {
-    const above = [stored.title, ...enclosingHeadings(f.quote, stored.markdown), ...numberedHeadingsAbove(f.quote, stored.markdown)];
+    const above = [stored.title, ...enclosingHeadings(f.quote, stored.markdown), ...numberedHeadingsAbove(f.quote, stored.markdown), ...labelLinesAbove(f.quote, stored.markdown)];
     unquoted = numbersNotInQuote(f.fact, f.quote, above);
   }
   if (unquoted.length > 0) out.push({ i, terms: unquoted });
@@ -215,8 +215,9 @@ function unquotedNumbers(f: RoundFactInput, i: number, stored: StoredText | unde
 
 function unquotedCode(f: RoundFactInput, i: number, stored: StoredText | undefined, out: Unquoted['code']): void {
   let unquoted = codeNotInQuote(f.fact, f.quote);
-  // A manual names the command a section documents in its heading, above the sentence that is quoted.
-  if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) unquoted = codeNotInQuote(f.fact, f.quote, [stored.title, ...enclosingHeadings(f.quote, stored.markdown)]);
+  // A manual names the command a section documents in its heading, or the option it describes on a line of
+  // its own just above the sentence that is quoted.
+  if (unquoted.length > 0 && stored !== undefined && f.quote !== undefined) unquoted = codeNotInQuote(f.fact, f.quote, [stored.title, ...enclosingHeadings(f.quote, stored.markdown), ...labelLinesAbove(f.quote, stored.markdown)]);
   if (unquoted.length > 0) out.push({ i, terms: unquoted.map((t) => `\`${t}\``) });
 }
 

@@ -2,7 +2,7 @@
 // in its stored text, no markdown headings) and the page's title naming the version it documents.
 import { describe, expect, it } from 'vitest';
 import { decideRound, type RoundInput } from '../../src/engine/round.js';
-import { numberedHeadingsAbove } from '../../src/engine/numbered-headings.js';
+import { labelLinesAbove, numberedHeadingsAbove } from '../../src/engine/numbered-headings.js';
 import { oneThread, pageContext } from '../helpers/round-context.js';
 
 // As the PDF reader stores a manual: page markers, numbered titles as lines, paragraphs split by blank lines.
@@ -51,5 +51,28 @@ describe('numbered section titles above a quote', () => {
     const fact = 'In SQLite 3.45 a checkpoint runs in PASSIVE mode by default.';
     expect(numberWarnings('Write-Ahead Logging — SQLite 3.45 documentation', page, fact, 'The checkpoint runs in PASSIVE mode unless asked otherwise.')).toEqual([]);
     expect(numberWarnings('Write-Ahead Logging', page, fact, 'The checkpoint runs in PASSIVE mode unless asked otherwise.')).toHaveLength(1);
+  });
+});
+
+describe('label lines directly above a quote (trials 25, 27, 28)', () => {
+  // Debian Policy's upgrading checklist and R-intro's option list, as stored.
+  const CHECKLIST = ['## Version 4.6.2.0', '', 'Released December, 2022.', '', '6.5 & 6.6', '', 'Added the new version as an argument to several maintainer script actions.', '', '6.7', '', 'Something else changed here, in a longer paragraph that is no label at all.'].join('\n');
+  const OPTIONS = ['--min-vsize=N', '--min-nsize=N', '', 'For expert use only: set the initial trigger sizes for garbage collection of vector heap and cons cells.', '', '--max-ppsize=N', '', 'Specify the maximum size of the pointer protection stack.'].join('\n');
+
+  it('takes up to two one-line paragraphs directly above, nearest first, and stops at a longer one', () => {
+    expect(labelLinesAbove('Added the new version as an argument', CHECKLIST)).toEqual(['6.5 & 6.6', 'Released December, 2022.']);
+    expect(labelLinesAbove('Something else changed here', CHECKLIST)).toEqual(['6.7']);
+    // Two lines in one paragraph are a list, not a label.
+    expect(labelLinesAbove('For expert use only', OPTIONS)).toEqual([]);
+    expect(labelLinesAbove('maximum size of the pointer protection stack', OPTIONS)).toEqual(['--max-ppsize=N']);
+  });
+
+  it('record_round takes a number or an option from the label above the quote, and still warns for one from elsewhere', () => {
+    expect(numberWarnings('Upgrading checklist', CHECKLIST, 'Policy 6.5 and 6.6 add the new version as an argument (December 2022).', 'Added the new version as an argument to several maintainer script actions.')).toEqual([]);
+    expect(numberWarnings('Upgrading checklist', CHECKLIST, 'Policy 6.9 adds the new version as an argument.', 'Added the new version as an argument to several maintainer script actions.')).toHaveLength(1);
+    const code = (fact: string) =>
+      decideRound(oneThread(), round([{ fact, url: 'https://x.org/r-exts.pdf', quote: 'Specify the maximum size of the pointer protection stack.', confidence: 'PLAUSIBLE' }]), pageContext('R-intro', OPTIONS)).decision.warnings.filter((w) => /not in (its|their) quotes?/.test(w));
+    expect(code('`--max-ppsize` sets the maximum size of the pointer protection stack.')).toEqual([]);
+    expect(code('`--min-vsize` sets the maximum size of the pointer protection stack.')).toHaveLength(1);
   });
 });
