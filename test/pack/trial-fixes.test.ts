@@ -9,9 +9,9 @@ import { verifyReport } from '../../src/tools/verify-report.js';
 const read = (rel: string) => readFileSync(path.join(REPO, rel), 'utf8');
 
 describe('pack wording the trials needed', () => {
-  it('a number may come from a heading above the quote or the page title', () => {
+  it('a number may come from a heading or a label line above the quote, or the page title', () => {
     expect(read('skills/deep-research-method/references/reading-sources.md')).toContain(
-      "- A number in the fact must appear in the quote, a heading above it (a changelog's version, a PDF's numbered section) or the page title.",
+      "- A number in the fact must appear in the quote, a heading above it (a changelog's version, a PDF's numbered section), a short label line just above it (an option's name, an entry's date) or the page title.",
     );
   });
 
