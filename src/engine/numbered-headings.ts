@@ -13,29 +13,38 @@ const NUMBERED_TITLE = /^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+\p{Lu}[^.!?:;]{0,80}$/u;
  * (blank-line separated); a title joined to its paragraph's first line counts too.
  */
 export function numberedHeadingsAbove(quote: string, text: string): string[] {
-  const needles = quoteNeedles(quote);
-  if (needles.length === 0) return [];
   const { lines, paragraphs } = paragraphsOf(text);
   const out: string[] = [];
-  for (const p of paragraphs) {
-    if (needles.some((n) => p.projected.includes(n))) {
-      for (const h of titlesAbove(lines, p.start)) if (!out.includes(h)) out.push(h);
-    }
+  for (const k of holding(quote, text)) {
+    for (const h of titlesAbove(lines, (paragraphs[k] as Paragraph).start)) if (!out.includes(h)) out.push(h);
   }
   return out;
 }
 
+/** The indexes of the paragraphs of `text` that hold `quote`. */
+function holding(quote: string, text: string): number[] {
+  const needles = quoteNeedles(quote);
+  if (needles.length === 0) return [];
+  return paragraphsOf(text).paragraphs.flatMap((p, k) => (needles.some((n) => p.projected.includes(n)) ? [k] : []));
+}
+
+/** A blank-line separated paragraph: its first line, the line after its last, and its projection. */
+interface Paragraph {
+  start: number;
+  end: number;
+  projected: string;
+}
+
 interface Paragraphs {
   lines: string[];
-  /** Each paragraph's first line and the line after its last (blank-line separated), and its projection. */
-  paragraphs: { start: number; end: number; projected: string }[];
+  paragraphs: Paragraph[];
 }
 
 // Every fact of a round asks about the same few pages: each page's paragraphs are projected once, not
 // once per fact (that was 50 ms of a 60 ms record_round).
 const paragraphsOf = pageMemo(16, (text: string): Paragraphs => {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const paragraphs: Paragraphs['paragraphs'] = [];
+  const paragraphs: Paragraph[] = [];
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     if (i < lines.length && lines[i]!.trim() !== '') continue;
@@ -71,17 +80,14 @@ const LABELS = 2;
  * December, 2022."). Three trials were warned that such a term or number was not above their quote.
  */
 export function labelLinesAbove(quote: string, text: string): string[] {
-  const needles = quoteNeedles(quote);
-  if (needles.length === 0) return [];
   const { lines, paragraphs } = paragraphsOf(text);
   const out: string[] = [];
-  for (const [k, p] of paragraphs.entries()) {
-    if (!needles.some((n) => p.projected.includes(n))) continue;
+  for (const k of holding(quote, text)) {
     for (let j = k - 1; j >= 0 && k - j <= LABELS; j--) {
-      const q = paragraphs[j]!;
-      const body = lines.slice(q.start, q.end).map((l) => l.trim());
-      if (body.length !== 1 || body[0]!.length > LABEL_CHARS) break;
-      if (!out.includes(body[0]!)) out.push(body[0]!);
+      const { start, end } = paragraphs[j] as Paragraph;
+      const line = (lines[start] ?? '').trim();
+      if (end - start !== 1 || line.length > LABEL_CHARS) break;
+      if (!out.includes(line)) out.push(line);
     }
   }
   return out;
