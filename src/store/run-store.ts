@@ -54,6 +54,8 @@ export interface RunState {
   reads?: Record<string, Record<string, number[]>>;
   /** Passages audit_report has shown in this run, by passage key: the pair that showed each first (SPEC 11.1). */
   audit_shown?: Record<string, string>;
+  /** Passages coverage_report has listed in this run, by passage key: the sub-question each was listed for. */
+  coverage_shown?: Record<string, string>;
 }
 
 export interface SourceMeta {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
@@ -15,24 +16,34 @@ const PASSAGE_CHARS = 300;
 const inputSchema = () => ({
   run_id: runId(),
   offset: z.number().int().min(0).optional(),
-  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_COVERAGE_PAGE}, max 50; may return fewer: go on from next_offset.`),
+  limit: z.number().int().min(1).max(50).optional().describe(`Default ${DEFAULT_COVERAGE_PAGE}, max 50; may give fewer.`),
+  reshow: z.boolean().optional(),
 });
 
 const outputSchema = () => ({
   total: z.number(),
-  items: z.array(z.object({ thread: z.string(), sub_question: z.string(), source_id: z.string(), passage: z.string() })),
+  items: z.array(z.object({ thread: z.string(), sub_question: z.string(), source_id: z.string(), passage: z.string(), shown_before: z.boolean().optional() })),
   next_offset: z.number().optional(),
+  note: z.string().optional(),
 });
+
+interface CoverageItem {
+  thread: string;
+  sub_question: string;
+  source_id: string;
+  passage: string;
+  shown_before?: true;
+}
 
 export const coverageReport = defineTool({
   name: 'coverage_report',
   config: {
     title: 'List stored passages the report leaves out',
     description:
-      "Per sub-question, the stored sources' best passages that no sentence of report.md states yet (all of them before it is written). Returns total, items [{thread, sub_question, source_id, passage}], next_offset. Call before record_critique; one the answer needs: an uncovered gap with its source_id.",
+      "Per sub-question, stored passages no report.md sentence states yet (all, before it is written). Returns total, items (listed before: shown_before, no passage), next_offset. Call before record_critique; one the answer needs is an uncovered gap (source_id).",
     inputSchema,
     outputSchema,
-    annotations: annotationsFor('read'),
+    annotations: annotationsFor('write'),
   },
   async handler(args, ctx: ToolContext) {
     const run = ctx.store.loadRun(args.run_id);
@@ -67,7 +78,14 @@ export const coverageReport = defineTool({
         candidates: index.rank(rankingQuestion(q.question), CANDIDATES, PASSAGE_CHARS, definition.subjects.join(' '), { sentenceWeight }).filter((c) => keep.has(c.source_id)),
       }));
     });
-    const all = uncoveredPassages(questions, stated, quotes, taken).map((i) => ({ ...i, passage: fence(i.passage) }));
+    // A passage listed by an earlier call is not listed again (SPEC 11.1, reply economy: a second critique
+    // re-read the same 6k in four trials); it keeps its place, so offsets page the same list.
+    const before = args.reshow ? {} : (run.coverage_shown ?? {});
+    const all = uncoveredPassages(questions, stated, quotes, taken).map((i) => {
+      const key = passageKey(i.passage);
+      const item: CoverageItem = before[key] !== undefined ? { ...i, passage: '', shown_before: true } : { ...i, passage: fence(i.passage) };
+      return { key, item };
+    });
     const offset = args.offset ?? 0;
     let shown = Math.max(0, Math.min(args.limit ?? DEFAULT_COVERAGE_PAGE, all.length - offset));
     let r = build(shown);
@@ -75,11 +93,23 @@ export const coverageReport = defineTool({
       shown = Math.max(1, Math.min(shown - 1, Math.floor((shown * REPLY_CHARS) / replySize(r))));
       r = build(shown);
     }
+    const fresh = all.slice(offset, offset + shown).filter((x) => x.item.shown_before !== true && run.coverage_shown?.[x.key] === undefined);
+    // What was listed only spares a later call; a failed note (a full disk) must not refuse the list.
+    if (fresh.length > 0) {
+      await ctx.store
+        .lock(run.run_id, () => {
+          const now = ctx.store.loadRun(run.run_id);
+          ctx.store.saveRun({ ...now, coverage_shown: { ...Object.fromEntries(fresh.map((x) => [x.key, x.item.sub_question])), ...now.coverage_shown } });
+        })
+        .catch(() => undefined);
+    }
     return r;
 
     function build(n: number) {
       const next = offset + n < all.length ? offset + n : undefined;
-      return ok({ total: all.length, items: all.slice(offset, offset + n), ...(next !== undefined ? { next_offset: next } : {}) });
+      const items = all.slice(offset, offset + n).map((x) => x.item);
+      const note = items.some((i) => i.shown_before) ? 'shown_before: an earlier call listed this passage (passage left empty); reshow: true lists it again.' : undefined;
+      return ok({ total: all.length, items, ...(next !== undefined ? { next_offset: next } : {}), ...(note ? { note } : {}) });
     }
   },
 });

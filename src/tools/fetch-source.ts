@@ -70,7 +70,7 @@ export const fetchSource = defineTool({
   config: {
     title: 'Fetch and store a source',
     description:
-      "Fetches a page or PDF (SSRF-guarded, capped) or an allowed folder's file (path); stores it once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index) fenced as untrusted, and the outline on a thread's first read. more_pages: a long PDF's unread pages. Then check_drift.",
+      "Fetches a page or PDF (SSRF-guarded, capped) or an allowed folder's file (path); stores it once per canonical URL as S<n>. Returns source_id, title, passages for `focus` (or from start_index), fenced, and the outline on a thread's first read. more_pages: a long PDF's unread pages. Then check_drift.",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('fetch'),

@@ -55,7 +55,7 @@ export const verifyReport = defineTool({
   config: {
     title: 'Verify the final report',
     description:
-      'Checks report.md: citations resolve, quotations are in their one cited source, Sources matches, sources unedited, every pair SUPPORTED (record_audit), every checkable sentence cited. Returns ok, problems with lines, citations, pairs, audit, uncited. Fix and repeat.',
+      'Checks report.md: citations resolve, quotations are in their cited source, Sources matches, sources unedited, pairs SUPPORTED (record_audit), checkable sentences cited. Returns ok, problems, citations, pairs, audit, uncited. Fix and repeat.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('read'),

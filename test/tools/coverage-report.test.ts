@@ -84,13 +84,37 @@ describe('coverage_report', () => {
     const run_id = await setup();
     const all = await h.ok('coverage_report', { run_id });
     expect(all.total).toBeGreaterThanOrEqual(2);
-    const one = await h.ok('coverage_report', { run_id, limit: 1 });
+    const one = await h.ok('coverage_report', { run_id, limit: 1, reshow: true });
     expect(one).toMatchObject({ total: all.total, next_offset: 1 });
     expect(one.items).toEqual(all.items.slice(0, 1));
-    const rest = await h.ok('coverage_report', { run_id, offset: 1 });
+    const rest = await h.ok('coverage_report', { run_id, offset: 1, reshow: true });
     expect(rest.items).toEqual(all.items.slice(1));
     expect(rest.next_offset).toBeUndefined();
     expect(await h.refused('coverage_report', { run_id: 'no-such-run-000000' })).toMatch(/run/);
+  });
+
+  it('lists a passage once a run: a later call keeps its place with shown_before and no text, fenced in both channels; reshow repeats it', async () => {
+    const run_id = await setup();
+    const first = await h.ok('coverage_report', { run_id, limit: 1 });
+    expect(first.items[0].passage).toMatch(/^<untrusted/);
+    expect(first.note).toBeUndefined();
+    // A second critique's call: the passage already listed is a pointer, the rest are shown in full.
+    const r = await h.call('coverage_report', { run_id });
+    expectWholeReply(r);
+    const again = r.structuredContent as any;
+    expect(again.total).toBe(first.total);
+    expect(again.items.length).toBeGreaterThan(1);
+    expect(again.items[0]).toEqual({ ...first.items[0], passage: '', shown_before: true });
+    expect(again.items.slice(1).every((i: any) => i.shown_before === undefined && /^<untrusted/.test(i.passage))).toBe(true);
+    expect(again.note).toMatch(/shown_before.*reshow: true/);
+    const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(fencedAround(text, '1000 pages')).toBe(true);
+    // Every passage is now listed once: a third call shows none again, unless asked.
+    const third = await h.ok('coverage_report', { run_id });
+    expect(third.items.every((i: any) => i.shown_before === true && i.passage === '')).toBe(true);
+    const shown = await h.ok('coverage_report', { run_id, reshow: true });
+    expect(shown.items.map((i: any) => i.passage)).toEqual([first.items[0].passage, ...again.items.slice(1).map((i: any) => i.passage)]);
+    expect(shown.note).toBeUndefined();
   });
 
   it('record_critique takes an uncovered gap with the source it names, and refuses one without', async () => {
