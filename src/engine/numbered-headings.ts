@@ -72,23 +72,47 @@ function titlesAbove(lines: readonly string[], from: number): string[] {
 const LABEL_CHARS = 60;
 /** At most this many label paragraphs directly above a quote's paragraph count. */
 const LABELS = 2;
+/** A list's lead-in: one line ending in a colon, its items below it ("For versions of Python prior to 3.2, the behaviour is as follows:"). */
+const LEAD_IN_CHARS = 200;
+/** Items of one list walked over to its lead-in. */
+const LIST_ITEMS = 12;
+const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/u;
 
 /**
  * The short one-line paragraphs directly above `quote`'s paragraph, nearest first, at most LABELS and
  * none past a longer paragraph: an option a manual describes ("--min-vsize=N" above "For expert use only:
  * set the initial trigger sizes…"), a changelog entry's section numbers and date ("6.5 & 6.6", "Released
  * December, 2022."). Three trials were warned that such a term or number was not above their quote.
+ * A quote in a list item also counts the lead-in line that introduces the list, over the items before
+ * it: each item is stated under it (trial 32 was warned for "3.2" of "prior to 3.2, … as follows:").
  */
 export function labelLinesAbove(quote: string, text: string): string[] {
   const { lines, paragraphs } = paragraphsOf(text);
   const out: string[] = [];
+  const add = (line: string) => {
+    if (!out.includes(line)) out.push(line);
+  };
   for (const k of holding(quote, text)) {
     for (let j = k - 1; j >= 0 && k - j <= LABELS; j--) {
       const { start, end } = paragraphs[j] as Paragraph;
       const line = (lines[start] ?? '').trim();
       if (end - start !== 1 || line.length > LABEL_CHARS) break;
-      if (!out.includes(line)) out.push(line);
+      add(line);
     }
+    const lead = leadIn(lines, paragraphs, k);
+    if (lead !== undefined) add(lead);
   }
   return out;
+}
+
+/** The lead-in line of the list whose item is paragraph k, if k is a list item under one. */
+function leadIn(lines: readonly string[], paragraphs: readonly Paragraph[], k: number): string | undefined {
+  if (!LIST_ITEM.test((lines[(paragraphs[k] as Paragraph).start] ?? '').trim())) return undefined;
+  for (let j = k - 1; j >= 0 && k - j <= LIST_ITEMS; j--) {
+    const { start, end } = paragraphs[j] as Paragraph;
+    const line = (lines[start] ?? '').trim();
+    if (LIST_ITEM.test(line)) continue;
+    return end - start === 1 && line.endsWith(':') && line.length <= LEAD_IN_CHARS ? line : undefined;
+  }
+  return undefined;
 }

@@ -75,4 +75,35 @@ describe('label lines directly above a quote (trials 25, 27, 28)', () => {
     expect(code('`--max-ppsize` sets the maximum size of the pointer protection stack.')).toEqual([]);
     expect(code('`--min-vsize` sets the maximum size of the pointer protection stack.')).toHaveLength(1);
   });
+
+  // From the Logging HOWTO of the Python 3.11 documentation (PSF licence), as the store keeps it.
+  const HOWTO = [
+    'The behaviour of the logging package in these circumstances is dependent on the Python version.',
+    '',
+    'For versions of Python prior to 3.2, the behaviour is as follows:',
+    '',
+    '- If _logging.raiseExceptions_ is `False` (production mode), the event is silently dropped.',
+    '',
+    '- If _logging.raiseExceptions_ is `True` (development mode), a message ‘No handlers could be found for logger X.Y.Z’ is printed once.',
+    '',
+    'In Python 3.2 and later, the behaviour is as follows:',
+    '',
+    'The event is output using a handler of last resort, stored in `logging.lastResort`.',
+  ].join('\n');
+
+  it('a quote in a list item counts the lead-in line of its list, over the items before it', () => {
+    expect(labelLinesAbove('a message ‘No handlers could be found for logger X.Y.Z’ is printed once', HOWTO)).toEqual(['For versions of Python prior to 3.2, the behaviour is as follows:']);
+    expect(labelLinesAbove('the event is silently dropped', HOWTO)).toEqual(['For versions of Python prior to 3.2, the behaviour is as follows:']);
+    // Not a list item: only the short label directly above counts, not a lead-in further up.
+    expect(labelLinesAbove('stored in `logging.lastResort`', HOWTO)).toEqual(['In Python 3.2 and later, the behaviour is as follows:']);
+    // A line above a list that does not end in a colon introduces nothing.
+    expect(labelLinesAbove('is printed once', HOWTO.replace('is as follows:', 'varies.'))).toEqual([]);
+  });
+
+  it('record_round takes a version from the lead-in of the quote\'s list, and still warns for another', () => {
+    const quote = 'If _logging.raiseExceptions_ is `True` (development mode), a message ‘No handlers could be found for logger X.Y.Z’ is printed once.';
+    const warned = (fact: string) => numberWarnings('Logging HOWTO', HOWTO, fact, quote);
+    expect(warned('Before Python 3.2, with raiseExceptions true, a "No handlers could be found" message was printed once.')).toEqual([]);
+    expect(warned('Before Python 3.3, with raiseExceptions true, a "No handlers could be found" message was printed once.')).toHaveLength(1);
+  });
 });

@@ -11,7 +11,7 @@ const read = (rel: string) => readFileSync(path.join(REPO, rel), 'utf8');
 describe('pack wording the trials needed', () => {
   it('a number may come from a heading or a label line above the quote, or the page title', () => {
     expect(read('skills/deep-research-method/references/reading-sources.md')).toContain(
-      "- A number in the fact must appear in the quote, a heading above it (a changelog's version, a PDF's numbered section), a short label line just above it (an option's name, an entry's date) or the page title.",
+      "- A number in the fact must appear in the quote, a heading above it (a changelog's version, a PDF's numbered section), a short label line just above it (an option's name, an entry's date), the line ending in a colon that introduces its list, or the page title.",
     );
   });
 
