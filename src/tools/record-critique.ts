@@ -93,7 +93,7 @@ export const recordCritique = defineTool({
           ? `No critic thread is left (${criticThreads} of ${criticThreadBudget(run.budgets.critic_rounds)} open): finish the open critic threads, then critique again; a material gap still open when the loop stops goes to open_questions.`
           : result.next_target === undefined
           ? // The loop wants another, independent critique (SPEC 4.1: two clean sign-offs in a row), which a copy of this one is not.
-            `Run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material); do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}${left === 0 ? ' The next critique is the last: it opens no thread, and a material gap it names goes to open_questions.' : ''}`
+            `Run the critic again: re-read the current completion reports with fresh eyes and send the gaps you find now (signoff true if none is material); do not resend this critique.${result.clean ? ` ${result.state.clean_signoffs} of ${CLEAN_SIGNOFFS_TO_STOP} clean sign-offs in a row end the loop.` : ''}${left === 0 ? ` The next critique is the last: it opens no thread, and a material gap it names goes to open_questions${criticThreadBudget(run.budgets.critic_rounds) > criticThreads ? ' (so critic_threads_left is 0: only a critique before the last opens one, for a material gap it names)' : ''}.` : ''}`
           : undefined;
       return ok({
         critic_round: result.state.rounds,

@@ -55,6 +55,8 @@ describe('critic budget', () => {
     const first = await h.ok('record_critique', { run_id, gaps: [], signoff: true });
     expect(first).toMatchObject({ stop: false, critic_threads_left: 0 });
     expect(first.next_step).toMatch(/The next critique is the last: it opens no thread/);
+    // Trials 30 and 31 read critic_threads 1 in the dry run and 0 here, and asked why: the reply says.
+    expect(first.next_step).toMatch(/so critic_threads_left is 0: only a critique before the last opens one, for a material gap it names/);
     expect((await h.ok('start_run', { question: QUESTION, brief: brief(), depth: 'standard', dry_run: true })).critic_threads).toBe(0);
     const last = await h.ok('record_critique', { run_id, gaps: [gap], signoff: false });
     expect(last).toMatchObject({ stop: true, critic_threads_left: 0, open_material_gaps: 1 });
