@@ -1,6 +1,7 @@
 // The coverage audit (SPEC 11.1): the passages of the run's stored sources that answer a sub-question and
 // that no sentence of the report states. Pure: the caller ranks the passages (the same index as
 // fetch_source's focus and the claim audit) and supplies the report's sentences.
+import { isNearCopy } from './near-copy.js';
 import { stems } from './similarity.js';
 
 // Words with which a sub-question speaks of its sources rather than its subject ("What does the git
@@ -179,9 +180,10 @@ export function uncoveredPassages(questions: readonly CoverageQuestion[], report
     for (const c of q.candidates) {
       if (count >= COVERAGE_LIMITS.perQuestion) break;
       if (c.share < COVERAGE_LIMITS.minShare || c.score < COVERAGE_LIMITS.minRelative * top) continue;
-      // Two copies of one page (a mirror under another URL) give the same passage: it is shown once.
+      // Two copies of one page (a mirror under another URL) give the same passage: it is shown once. So do
+      // two editions of one document (a Sphinx page and its .rst.txt: trial 30 was listed both).
       const text = c.passage.replace(/\s+/g, ' ').trim().toLowerCase();
-      if (shown.has(c.unit) || shown.has(text) || isStated(c.passage, report, quotes, taken)) continue;
+      if (shown.has(c.unit) || shown.has(text) || out.some((o) => isNearCopy(o.passage, c.passage)) || isStated(c.passage, report, quotes, taken)) continue;
       shown.add(c.unit);
       shown.add(text);
       count += 1;

@@ -30,3 +30,29 @@ export function editionRank(url: string): number {
   if (path.endsWith('.pdf')) return 1;
   return 2;
 }
+
+/** A document's name without folders and extensions: `ch-sharedlibs` for `…/ch-sharedlibs.html` and `…/_sources/ch-sharedlibs.rst.txt`. */
+function documentStem(url: string): string {
+  const last = url.replace(/[?#].*$/s, '').split('/').pop() ?? '';
+  return last.replace(/\..*$/s, '').toLowerCase();
+}
+
+/**
+ * The stored sources that are a lesser edition of another stored one: same origin, same document name, a
+ * worse edition by `editionRank`, and near-copy text. Passages ranked over both would show each twice in
+ * other markup (trial 30's coverage listed a Policy chapter's HTML and its .rst.txt side by side).
+ */
+export function lesserEditions(sources: readonly { id: string; url: string; origin: string; markdown: string }[]): Set<string> {
+  const out = new Set<string>();
+  for (const a of sources) {
+    for (const b of sources) {
+      if (a === b || out.has(b.id) || a.origin !== b.origin || documentStem(a.url) !== documentStem(b.url) || documentStem(a.url) === '') continue;
+      if (editionRank(a.url) <= editionRank(b.url)) continue;
+      if (isNearCopy(a.markdown, b.markdown)) {
+        out.add(a.id);
+        break;
+      }
+    }
+  }
+  return out;
+}

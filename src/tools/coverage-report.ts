@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { passageKey } from '../engine/audit-repeats.js';
+import { lesserEditions } from '../engine/near-copy.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
 import { readReport } from './report-file.js';
@@ -52,11 +53,14 @@ export const coverageReport = defineTool({
     const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd).text;
     const parsed = report === undefined ? undefined : parseReport(report);
     const sentences = parsed ? [...new Set([...parsed.statements.map((s) => s.context.sentence), ...parsed.uncited.map((u) => u.text)])] : [];
-    const sources = ctx.store.listSourceIds(run.run_id).flatMap((id) => {
+    const stored = ctx.store.listSourceIds(run.run_id).flatMap((id) => {
       const s = ctx.store.readSource(run.run_id, id);
       // A mirror repeats its original: ranking both would show one passage twice.
-      return s && s.mirror_of === undefined ? [{ id, markdown: s.markdown, key: s.canonical_key }] : [];
+      return s && s.mirror_of === undefined ? [{ id, markdown: s.markdown, key: s.canonical_key, url: s.url, origin: s.origin }] : [];
     });
+    // So does a lesser edition of a stored document (its .rst.txt beside the HTML page).
+    const lesser = lesserEditions(stored);
+    const sources = stored.filter((s) => !lesser.has(s.id));
     const index = passageIndex(sources);
     const stated = reportStems(sentences);
     const quotes = reportQuotes(report ?? '');

@@ -68,6 +68,15 @@ describe('uncoveredPassages', () => {
     const out = uncoveredPassages([q([shared, stated]), q([copy, shared], 'SQ-2')], reportStems(['The default journal mode is DELETE: the rollback journal is deleted at the end of each transaction.']));
     expect(out).toEqual([{ thread: 'T', sub_question: 'SQ-1', source_id: 'S1', passage: 'Same passage here.' }]);
   });
+
+  it('shows a passage once when another edition of the document (a Sphinx page and its .rst.txt) gives it with other markup', () => {
+    // Debian Policy 8.1.1 (GPL-2+), as the HTML page and its reST source store it: trial 30 was listed both.
+    const html = cand({ passage: 'Any package installing shared libraries in a directory that’s listed in /etc/ld.so.conf or in one of the default library directories of ld.so must use ldconfig triggers.', unit: 'S1@40', source_id: 'S1' });
+    const rst = cand({ passage: 'Any package installing shared libraries in a directory that\'s listed in ``/etc/ld.so.conf`` or in one of the default library directories of ``ld.so`` must use ``ldconfig`` triggers.', unit: 'S7@12', source_id: 'S7' });
+    const other = cand({ passage: 'The development package should contain a symlink for the associated shared library without a version number.', unit: 'S1@90', source_id: 'S1' });
+    const out = uncoveredPassages([q([html, other]), q([rst], 'SQ-2')], []);
+    expect(out.map((i) => `${i.sub_question} ${i.source_id}@${i.passage.slice(0, 20)}`)).toEqual(['SQ-1 S1@Any package installi', 'SQ-1 S1@The development pack']);
+  });
 });
 
 describe('requirements in the coverage audit (issue 25 trial: a policy manual)', () => {
