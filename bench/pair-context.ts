@@ -11,7 +11,9 @@
 // grounding normalisation in the first passage.
 // Rankings: old = the statement alone, a long sentence cut to its head (main before issue 17); main = with
 // the pair's ranking context (701a85c); now = as main, a long sentence (a code block, a signature) cut to
-// the stretch holding most of the statement's words. Same report, sources and BM25 index throughout.
+// the stretch holding most of the statement's words, widened only by sentences that share a word with the
+// statement (as audit_report asks, issue 23); the mean length of the first passage is given for main's
+// widening (any neighbour) and now's. Same report, sources and BM25 index throughout.
 //
 //   tsx bench/pair-context.ts [run-dir ...]     (also `npm run bench pair-context`)
 // Without arguments: the committed example run, the demo's output (`npm run demo` writes it) and any
@@ -31,6 +33,8 @@ const PASSAGES = 2;
 const PASSAGE_CHARS = 360;
 
 const HEAD: PassageOptions = { longSentence: 'head' };
+/** As audit_report ranks a pair's passages. */
+const AUDIT: PassageOptions = { widen: 'matching' };
 
 /** Pairs whose first passage holds the judge's support, per ranking. */
 export interface JudgedFigures {
@@ -45,6 +49,9 @@ export interface JudgedFigures {
   old: number;
   main: number;
   now: number;
+  /** Characters of the first passages, widened by any neighbour and as audit_report widens them. */
+  charsAll: number;
+  charsNow: number;
 }
 
 /** The judge table beside a trial's work/ folder, for a run under trial-N/work/artifacts/<run>. */
@@ -57,7 +64,7 @@ function judgeTableFor(runDir: string): string | undefined {
 
 export function measureJudged(runDir: string, judgeFile = judgeTableFor(runDir)): JudgedFigures {
   const abs = path.resolve(runDir);
-  const f: JudgedFigures = { run: path.relative(process.cwd(), abs) || abs, counted: 0, rows: 0, matched: 0, old: 0, main: 0, now: 0 };
+  const f: JudgedFigures = { run: path.relative(process.cwd(), abs) || abs, counted: 0, rows: 0, matched: 0, old: 0, main: 0, now: 0, charsAll: 0, charsNow: 0 };
   if (!judgeFile) return f;
   f.judge = judgeFile;
   const store = new RunStore(path.dirname(abs));
@@ -85,7 +92,10 @@ export function measureJudged(runDir: string, judgeFile = judgeTableFor(runDir))
     f.counted += 1;
     if (holds(first(undefined, HEAD), evidence, sourceLines)) f.old += 1;
     if (holds(first(context, HEAD), evidence, sourceLines)) f.main += 1;
-    if (holds(first(context), evidence, sourceLines)) f.now += 1;
+    const now = first(context, AUDIT);
+    if (holds(now, evidence, sourceLines)) f.now += 1;
+    f.charsNow += now?.length ?? 0;
+    f.charsAll += first(context)?.length ?? 0;
   }
   return f;
 }
@@ -125,7 +135,7 @@ export function measureRun(runDir: string): RunFigures {
     if (!source) continue;
     const holds = (first: string | undefined) => first !== undefined && quoteFoundIn(v.passage as string, projectForMatching(first));
     const before = holds(rankedPassages(source.markdown, p.statement, PASSAGES, PASSAGE_CHARS, undefined, HEAD)[0]);
-    const after = holds(rankedPassages(source.markdown, p.statement, PASSAGES, PASSAGE_CHARS, rankingContext(p.context, p.statement))[0]);
+    const after = holds(rankedPassages(source.markdown, p.statement, PASSAGES, PASSAGE_CHARS, rankingContext(p.context, p.statement), AUDIT)[0]);
     f.judged += 1;
     if (before) f.before += 1;
     if (after) f.after += 1;
@@ -154,6 +164,13 @@ export async function pairContext(runs: string[] = defaultRuns()): Promise<Secti
         : `${jsum((f) => f.old)} of ${counted} (${pct(jsum((f) => f.old), counted)}) statement only; ${jsum((f) => f.main)} (${pct(jsum((f) => f.main), counted)}) with context, head cut`,
     ...(counted === 0 ? { met: null, because: 'no trial with a judge.md beside its work/ folder' } : {}),
   });
+  if (counted > 0) {
+    section.rows.push({
+      figure: 'audit: mean characters of the first passage (pairs as above)',
+      ours: `${(jsum((f) => f.charsNow) / counted).toFixed(0)} (widened by sentences sharing a statement word)`,
+      reference: `${(jsum((f) => f.charsAll) / counted).toFixed(0)} (widened by any neighbour)`,
+    });
+  }
   const figures = runs.map(measureRun).filter((f) => f.judged > 0);
   const sum = (k: (f: RunFigures) => number) => figures.reduce((n, f) => n + k(f), 0);
   const own = sum((f) => f.judged);
@@ -164,7 +181,7 @@ export async function pairContext(runs: string[] = defaultRuns()): Promise<Secti
     ...(own === 0 ? { met: null, because: 'no run with SUPPORTED verdicts found' } : {}),
   });
   section.notes.push(
-    'Pair context, judged: per trial, pairs the independent judge found SUPPORTED or PARTIAL and whose passage it named (a quote: >= 60% of its words in order in the first passage; a source line: 8 consecutive words), first passage holding it: old (statement only, long sentence cut to its head) → main (with ranking context) → now (long sentence cut to its best stretch).',
+    'Pair context, judged: per trial, pairs the independent judge found SUPPORTED or PARTIAL and whose passage it named (a quote: >= 60% of its words in order in the first passage; a source line: 8 consecutive words), first passage holding it: old (statement only, long sentence cut to its head) → main (with ranking context) → now (long sentence cut to its best stretch, widened only by sentences that share a statement word).',
   );
   for (const r of runs) {
     const t = judgeTableFor(r);

@@ -457,6 +457,12 @@ export interface PassageOptions {
    * no passage. The coverage audit weighs out what the report states and up what a manual requires.
    */
   sentenceWeight?: (sentence: string) => number;
+  /**
+   * Which neighbours widen the picked sentence up to maxChars: any (`all`, the default), or only those that
+   * share a word with the statement (`matching`): the claim audit's passages, whose trailing sentences on the
+   * next topic cost the auditor a ninth of each passage and held the support for none more pairs (bench/pair-context.ts).
+   */
+  widen?: 'all' | 'matching';
 }
 
 /**
@@ -528,7 +534,7 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
       return best
         .map((x) => ({
           source_id: x.s.id,
-          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', holdingQuote(holds.get(x.i), options.sentenceWeight)),
+          passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', holdingQuote(holds.get(x.i), options.sentenceWeight), options.widen ?? 'all'),
           score: x.score,
           share: own.length === 0 ? 0 : own.filter((t) => docs[x.i]?.counts.has(t)).length / own.length,
           unit: `${x.s.id}@${x.u.start}`,
@@ -578,7 +584,7 @@ export function passageStrength(passage: string, statement: string): number {
 export const WEAK_PASSAGE = 0.5;
 
 /** The unit's best sentence (most query terms), widened by its neighbours while within maxChars. */
-function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head', weight?: (sentence: string) => number): string {
+function around(unit: string, query: ReadonlyMap<string, number>, maxChars: number, longSentence: 'window' | 'head', weight?: (sentence: string) => number, widen: 'all' | 'matching' = 'all'): string {
   const flat = unit
     .split('\n')
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
@@ -612,13 +618,14 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
   // A sentence too long for the budget (a code block, a signature, a run-on list) is cut at words, unmarked,
   // so that the passage stays verbatim text: to the stretch of it that holds the most of the statement's words.
   if (text.length > maxChars) return longSentence === 'window' ? bestWindow(text, query, maxChars) : headOf(text, maxChars);
+  const joins = (s: string | undefined): s is string => s !== undefined && text.length + 1 + s.length <= maxChars && (widen === 'all' || terms(s).some((t) => query.get(t) === 1));
   for (;;) {
     const after = sentences[hi + 1];
     const before = sentences[lo - 1];
-    if (after !== undefined && text.length + 1 + after.length <= maxChars) {
+    if (joins(after)) {
       text = `${text} ${after}`;
       hi++;
-    } else if (before !== undefined && text.length + 1 + before.length <= maxChars) {
+    } else if (joins(before)) {
       text = `${before} ${text}`;
       lo--;
     } else break;

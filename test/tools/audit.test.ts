@@ -165,7 +165,8 @@ describe('audit_report', () => {
     expect(JSON.parse((first.content[0] as any).text as string)).toEqual(sc);
     expect(sc.urls).toEqual({ S1: 'https://example.org/iceland' });
     expect(sc.pairs[0].passages).toHaveLength(1);
-    expect(sc.pairs[0].passages[0]).toMatch(/^<untrusted>Between 2015 and 2019.*<\/untrusted>$/);
+    // Widened only by sentences that share a word with the statement: the trials' dates are not part of it.
+    expect(sc.pairs[0].passages[0]).toBe('<untrusted>Productivity and service provision remained the same or improved in the majority of workplaces.</untrusted>');
     const second = await h.ok('audit_report', { run_id, offset: 20 });
     expect(second.pairs).toHaveLength(5);
     expect(second.next_offset).toBeUndefined();
