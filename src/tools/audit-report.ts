@@ -3,6 +3,7 @@ import { auditCounts } from '../engine/audit.js';
 import { contextAdds, passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
+import { rememberShown } from './outline-reads.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, fail, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
@@ -147,16 +148,8 @@ export const auditReport = defineTool({
     }
     const keys: Record<string, string> = {};
     for (const x of out.slice(0, shown)) for (const t of x.raw) keys[passageKey(t)] ??= x.pair.pair_id;
-    const fresh = Object.entries(keys).filter(([k]) => run.audit_shown?.[k] === undefined);
-    // What was shown only spares a later page; a failed note (a full disk) must not refuse the audit.
-    if (fresh.length > 0) {
-      await ctx.store
-        .lock(run.run_id, () => {
-          const now = ctx.store.loadRun(run.run_id);
-          ctx.store.saveRun({ ...now, audit_shown: { ...Object.fromEntries(fresh), ...now.audit_shown } });
-        })
-        .catch(() => undefined);
-    }
+    // What was shown only spares a later page (SPEC 11.1, reply economy).
+    await rememberShown(ctx.store, run.run_id, 'audit_shown', Object.fromEntries(Object.entries(keys).filter(([k]) => run.audit_shown?.[k] === undefined)));
     return r;
 
     function build(n: number) {

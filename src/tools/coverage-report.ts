@@ -4,6 +4,7 @@ import { passageKey } from '../engine/audit-repeats.js';
 import { lesserEditions } from '../engine/near-copy.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import type { ToolContext } from './context.js';
+import { rememberShown } from './outline-reads.js';
 import { readReport } from './report-file.js';
 import { annotationsFor, ok, REPLY_CHARS, replySize } from './result.js';
 import { runId } from './schemas.js';
@@ -98,15 +99,7 @@ export const coverageReport = defineTool({
       r = build(shown);
     }
     const fresh = all.slice(offset, offset + shown).filter((x) => x.item.shown_before !== true && run.coverage_shown?.[x.key] === undefined);
-    // What was listed only spares a later call; a failed note (a full disk) must not refuse the list.
-    if (fresh.length > 0) {
-      await ctx.store
-        .lock(run.run_id, () => {
-          const now = ctx.store.loadRun(run.run_id);
-          ctx.store.saveRun({ ...now, coverage_shown: { ...Object.fromEntries(fresh.map((x) => [x.key, x.item.sub_question])), ...now.coverage_shown } });
-        })
-        .catch(() => undefined);
-    }
+    await rememberShown(ctx.store, run.run_id, 'coverage_shown', Object.fromEntries(fresh.map((x) => [x.key, x.item.sub_question])));
     return r;
 
     function build(n: number) {

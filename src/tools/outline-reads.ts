@@ -31,3 +31,18 @@ export function recordRead(store: RunStore, runId: string, sourceId: string, thr
     store.saveRun({ ...run, reads: { ...run.reads, [sourceId]: { ...readers, [reader]: merged } } });
   });
 }
+
+/**
+ * Adds passages a listing showed (audit_report's pairs, coverage_report's items) to the run's state, under
+ * the run lock; an entry already there keeps its first value. A failed note (a full disk) costs at most a
+ * passage shown again, so it never refuses the listing.
+ */
+export async function rememberShown(store: RunStore, runId: string, field: 'audit_shown' | 'coverage_shown', shown: Readonly<Record<string, string>>): Promise<void> {
+  if (Object.keys(shown).length === 0) return;
+  await store
+    .lock(runId, () => {
+      const run = store.loadRun(runId);
+      store.saveRun({ ...run, [field]: { ...shown, ...run[field] } });
+    })
+    .catch(() => undefined);
+}
