@@ -4,9 +4,9 @@
 // command its quote did not hold).
 
 // Code spans (`…`, any run of backticks), long options (--purge) and paths of two segments or more
-// (/etc/init.d), outside code spans; not a lone "/" ("and/or") or a dash.
+// (/etc/init.d), outside code spans; not a lone "/" ("and/or") or a dash, nor the full stop or colon after one.
 const CODE_SPAN = /(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
-const OPTION = /(?<![\p{L}\p{N}-])--?[A-Za-z][\w-]*(?:=[^\s,;)]+)?/gu;
+const OPTION = /(?<![\p{L}\p{N}-])--?[A-Za-z][\w-]*(?:=[^\s,;)]+(?<![.:]))?/gu;
 const PATH = /(?<![\p{L}\p{N}/])\/[\w.+-]+(?:\/[\w.+-]+)+\/?(?<![.])/gu;
 
 /**

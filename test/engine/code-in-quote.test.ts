@@ -13,6 +13,14 @@ describe('codeTerms', () => {
       '/etc/init.d/foo',
     ]);
   });
+  it('leaves the full stop or colon that ends a sentence out of an option with a value', () => {
+    // Trial 36, from Debian Policy's upgrading checklist (GPL-2+): the fact's sentence ended on the option.
+    const fact = 'When stripping shared libraries, also pass --remove-section=.comment --remove-section=.note.';
+    expect(codeTerms(fact)).toEqual(['--remove-section=.comment', '--remove-section=.note']);
+    expect(codeNotInQuote(fact, 'When stripping shared libraries with _strip(1)_, you should additionally pass `--remove-section=.comment --remove-section=.note` (as dh\\_strip already does).')).toEqual([]);
+    expect(codeTerms('Set --jobs=4: then build.')).toEqual(['--jobs=4']);
+    expect(codeTerms('Pass --sort=.name.')).toEqual(['--sort=.name']);
+  });
   it('leaves out one-character spans, lone slashes, dashes inside words and numbers', () => {
     expect(codeTerms('Use `$` and/or a well-known name; -1 is an error; x-y too.')).toEqual([]);
   });
