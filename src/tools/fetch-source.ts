@@ -181,7 +181,8 @@ export const fetchSource = defineTool({
       let r = await render(source, duplicate, degraded, seen, budget);
       for (let i = 0; i < 6 && replySize(r.result) > REPLY_CHARS && budget > 500; i++) {
         budget = Math.max(500, Math.min(budget, r.contentChars) - (replySize(r.result) - REPLY_CHARS) - 200);
-        r = await render(source, duplicate, degraded, seen, budget);
+        // A read cut below what it asked for says so (trial 36 asked for 40000, got 21,465 and no word why).
+        r = await render(source, duplicate, degraded, seen, budget, true);
       }
       // What a reader was shown only spares a later reply; the source is stored, so a failed note (a full
       // disk) costs at most the outline once more and must not turn a stored page into a refusal.
@@ -189,7 +190,7 @@ export const fetchSource = defineTool({
       return r.result;
     }
 
-    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, seen: Seen, max: number) {
+    async function render(source: StoredSource, duplicate: boolean, degraded: boolean, seen: Seen, max: number, cut = false) {
       const pdf = source.content_type === 'pdf';
       const first = seen.first;
       let content: string;
@@ -237,7 +238,8 @@ export const fetchSource = defineTool({
       structured.content = wrapUntrusted(content, source.id);
       if (next !== undefined) structured.next_start_index = next;
       if (skipped > 0) structured.already_shown = skipped;
-      if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
+      if (cut && next !== undefined) structured.more = `Cut to ${content.length} characters to fit one reply (about ${REPLY_CHARS} at most, whatever max_chars asks): go on from next_start_index.`;
+      else if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
       // Nothing new to show is an answer too, not an empty block to puzzle over (trial 22).
       else if (skipped > 0 && shown.length === 0) structured.more = 'Every passage matching this focus was shown to this reader before (already_shown), so none is repeated: ask with another focus, or read in order with start_index.';
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });

@@ -47,10 +47,12 @@ describe('fetch_source with max_chars 40000 on a 38,499-character page', () => {
     let args: Record<string, unknown> = { run_id, url: 'https://example.org/long', max_chars: 40_000, ...extra };
     for (let i = 0; i < 10; i++) {
       const r = await call('fetch_source', args);
-      const s = r.structuredContent as { content: string; next_start_index?: number };
+      const s = r.structuredContent as { content: string; next_start_index?: number; more?: string };
       seen += inner(s.content);
       if (s.next_start_index === undefined) break;
       expect(seen.length).toBe(s.next_start_index);
+      // Cut below the 40000 asked for: the reply says so, and where to go on (trial 36 was not told).
+      expect(s.more).toMatch(/^Cut to \d+ characters to fit one reply \(about 24000 at most, whatever max_chars asks\): go on from next_start_index\.$/);
       args = { run_id, url: 'https://example.org/long', max_chars: 40_000, start_index: s.next_start_index };
     }
     expect(seen).toBe(md);
