@@ -185,7 +185,10 @@ export const auditReport = defineTool({
       if (page.some((p) => p.passages.length === 0 && p.same_passage_as === undefined && !p.shown_before && p.verdict !== 'SUPPORTED')) {
         notes.push('A pair with no passages: no part of its stored source matches; read the source with fetch_source and a focus.');
       }
-      if (page.length === 0) notes.push(offset > 0 ? `No pairs from offset ${offset}.` : 'The report cites no sources: there is nothing to audit.');
+      // With pending_only an empty page means everything is settled, not an uncited report (trial 40 was told the latter).
+      if (page.length === 0) {
+        notes.push(offset > 0 ? `No pairs from offset ${offset}.` : pairs.length > 0 ? `No pair is pending: all ${pairs.length} are SUPPORTED; call verify_report.` : 'The report cites no sources: there is nothing to audit.');
+      }
       if (notes.length > 0) structured.note = notes.join(' ');
       return ok(structured);
     }

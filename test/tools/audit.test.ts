@@ -148,6 +148,11 @@ describe('record_audit', () => {
     expect(pending.pairs.map((p: any) => p.pair_id)).toEqual([again.pairs[1].pair_id]);
     expect(pending.total).toBe(3);
     expect(pending.next_offset).toBeUndefined();
+    // Once every pair is settled, an empty pending page says so (trial 40 was told the report cites nothing).
+    await h.ok('record_audit', { run_id, verdicts: [{ pair_id: again.pairs[1].pair_id, verdict: 'SUPPORTED', passage: again.pairs[1].passages[0].replace(/<\/?untrusted>/g, '') }] });
+    const none = await h.ok('audit_report', { run_id, pending_only: true });
+    expect(none.pairs).toEqual([]);
+    expect(none.note).toBe('No pair is pending: all 3 are SUPPORTED; call verify_report.');
   });
 });
 
