@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageItem, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { passageKey } from '../engine/audit-repeats.js';
 import { lesserEditions } from '../engine/near-copy.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
@@ -29,13 +29,8 @@ const outputSchema = () => ({
   note: z.string().optional(),
 });
 
-interface CoverageItem {
-  thread: string;
-  sub_question: string;
-  source_id: string;
-  passage: string;
-  shown_before?: true;
-}
+/** An item as listed: its passage left empty once an earlier call listed it. */
+type Listed = CoverageItem & { shown_before?: true };
 
 export const coverageReport = defineTool({
   name: 'coverage_report',
@@ -88,7 +83,7 @@ export const coverageReport = defineTool({
     const before = args.reshow ? {} : (run.coverage_shown ?? {});
     const all = uncoveredPassages(questions, stated, quotes, taken).map((i) => {
       const key = passageKey(i.passage);
-      const item: CoverageItem = before[key] !== undefined ? { ...i, passage: '', shown_before: true } : { ...i, passage: fence(i.passage) };
+      const item: Listed = before[key] !== undefined ? { ...i, passage: '', shown_before: true } : { ...i, passage: fence(i.passage) };
       return { key, item };
     });
     const offset = args.offset ?? 0;
