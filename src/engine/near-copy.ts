@@ -32,7 +32,7 @@ export function editionRank(url: string): number {
 }
 
 /** A document's name without folders and extensions: `ch-sharedlibs` for `…/ch-sharedlibs.html` and `…/_sources/ch-sharedlibs.rst.txt`. */
-function documentStem(url: string): string {
+export function documentStem(url: string): string {
   const last = url.replace(/[?#].*$/s, '').split('/').pop() ?? '';
   return last.replace(/\..*$/s, '').toLowerCase();
 }

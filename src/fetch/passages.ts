@@ -91,7 +91,7 @@ export function selectPassages(
   budgetChars = DEFAULT_BUDGET_CHARS,
   options: SelectOptions = {},
 ): { content: string; truncated: boolean; shown?: number[]; skipped?: number; more?: boolean } {
-  if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false };
+  if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false, ...(options.record ? { shown: splitUnits(markdown).map((u) => u.start) } : {}) };
   const units = splitUnits(markdown);
   const query = [...new Set(terms(focus ?? ''))];
   const scores = query.length > 0 ? bm25(markdown, units, query) : units.map(() => 0);
@@ -114,6 +114,8 @@ export function selectPassages(
   }
 
   const picked = new Map<number, string>();
+  // Units shown whole: only these count as shown, so a unit cut to fit comes back whole on a later read.
+  const whole = new Set<number>();
   let used = 0;
   let more = false;
   for (const u of order) {
@@ -126,6 +128,7 @@ export function selectPassages(
     if (text === '') continue;
     if (text.length + overhead <= remaining) {
       picked.set(u.index, text);
+      whole.add(u.index);
       used += text.length + overhead;
     } else if (remaining - overhead >= 300) {
       const part = trimToSentence(text, remaining - overhead);
@@ -157,7 +160,7 @@ export function selectPassages(
   let content = parts.join('\n\n');
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
-  const shown = units.filter((u) => picked.has(u.index)).map((u) => u.start);
+  const shown = units.filter((u) => whole.has(u.index) && content.includes(picked.get(u.index) as string)).map((u) => u.start);
   return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}), ...(more ? { more } : {}) };
 }
 
@@ -173,6 +176,8 @@ export interface SelectOptions {
   skip?: ReadonlySet<number>;
   /** At most this many matching units for a focus; `more` says when others matched (SPEC 11.1, reply economy). */
   maxUnits?: number;
+  /** Give `shown` also when the whole page fits and is returned as it is. */
+  record?: boolean;
 }
 
 function label(u: Unit): string {
@@ -202,6 +207,57 @@ export function pageFrom(markdown: string, startIndex: number, maxChars = DEFAUL
   let end = cut > start ? cut : hardEnd;
   if (isHighSurrogate(markdown.charCodeAt(end - 1)) && end - 1 > start) end--;
   return { content: markdown.slice(start, end), next_start_index: end };
+}
+
+/** The units lying whole between `start` and `end`, with their text's trimmed bounds. */
+function wholeUnits(markdown: string, start: number, end: number): { start: number; from: number; to: number }[] {
+  const out: { start: number; from: number; to: number }[] = [];
+  for (const u of splitUnits(markdown)) {
+    const text = markdown.slice(u.start, u.end);
+    const from = u.start + (text.length - text.trimStart().length);
+    const to = u.start + text.trimEnd().length;
+    if (to > from && from >= start && to <= end) out.push({ start: u.start, from, to });
+  }
+  return out;
+}
+
+/**
+ * Start offsets of the units `pageFrom` showed whole between `start` and `end`: a later focused read leaves
+ * them out, as the reader has them (SPEC 11.1, reply economy). A unit the page cut is not counted.
+ */
+export function unitsWithin(markdown: string, start: number, end: number): number[] {
+  return wholeUnits(markdown, start, end).map((u) => u.start);
+}
+
+/** Left out only when the line saying so is much shorter than the text. */
+const MIN_LEFT_OUT = 160;
+
+/**
+ * The page of `markdown` between `start` and `end` with the units in `skip` it holds whole left out, each
+ * stretch of them replaced by a line saying how many characters: the reader has them in its context
+ * (SPEC 11.1, reply economy). `left` counts the units left out.
+ */
+export function pageWithout(markdown: string, start: number, end: number, skip: ReadonlySet<number>): { content: string; left: number } {
+  const out = wholeUnits(markdown, start, end).filter((u) => skip.has(u.start));
+  // Neighbouring units with only whitespace between them make one stretch.
+  const stretches: { from: number; to: number; units: number }[] = [];
+  for (const u of out) {
+    const last = stretches[stretches.length - 1];
+    if (last && markdown.slice(last.to, u.from).trim() === '') {
+      last.to = u.to;
+      last.units += 1;
+    } else stretches.push({ from: u.from, to: u.to, units: 1 });
+  }
+  let content = '';
+  let at = start;
+  let left = 0;
+  for (const s of stretches) {
+    if (s.to - s.from < MIN_LEFT_OUT) continue;
+    content += `${markdown.slice(at, s.from)}[… ${s.to - s.from} characters shown to you earlier in this round …]`;
+    at = s.to;
+    left += s.units;
+  }
+  return { content: content + markdown.slice(at, end), left };
 }
 
 // --- sections -------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { decodeSegment } from '../engine/local-key.js';
+import { documentStem, editionRank, isNearCopy } from '../engine/near-copy.js';
 import { localKey, readLocalFile, type LocalRef } from './open.js';
 import { indexText } from './index-text.js';
 import { walkRoot } from './walk.js';
@@ -126,6 +127,31 @@ export class RootIndex {
 
   text(id: string): string | undefined {
     return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')]?.text;
+  }
+
+  /**
+   * The id of this root's better edition of document `id` (its rendered page beside a `_sources/*.rst.txt`,
+   * see `editionRank`): the same document name and near-copy text. Undefined when `id` is the best one held.
+   */
+  betterEdition(id: string): string | undefined {
+    const stem = documentStem(id);
+    const rank = editionRank(id);
+    const text = this.text(id);
+    if (stem === '' || rank === 0 || text === undefined) return undefined;
+    let best: { id: string; rank: number } | undefined;
+    for (const rel of Object.keys(this.files).sort()) {
+      const other = localKey(this.root.name, rel);
+      const otherText = this.files[rel]!.text;
+      if (other === id || otherText === undefined || documentStem(other) !== stem) continue;
+      const r = editionRank(other);
+      if (r < rank && (best === undefined || r < best.rank) && isNearCopy(text, otherText)) best = { id: other, rank: r };
+    }
+    return best?.id;
+  }
+
+  /** The title the index holds for document `id`. */
+  title(id: string): string | undefined {
+    return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')]?.title;
   }
 
   /** Searchable documents, and files that could not be read. */

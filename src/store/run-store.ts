@@ -52,6 +52,8 @@ export interface RunState {
   contradiction_threads?: string[];
   /** Per source id and reader (a thread, '' for reads without one): start offsets of the passages shown (SPEC 11.1). */
   reads?: Record<string, Record<string, number[]>>;
+  /** Per thread: its round when it last read, and the passages (per source id) it was shown in that round. */
+  round_reads?: Record<string, { round: number; sources: Record<string, number[]> }>;
   /** Passages audit_report has shown in this run, by passage key: the pair that showed each first (SPEC 11.1). */
   audit_shown?: Record<string, string>;
   /** Passages coverage_report has listed in this run, by passage key: the sub-question each was listed for. */

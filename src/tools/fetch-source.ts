@@ -79,7 +79,7 @@ export const fetchSource = defineTool({
     const run = ctx.store.loadRun(args.run_id);
     if ((args.url === undefined) === (args.path === undefined)) throw new InputError('give exactly one of url (a web page) or path (a file in a folder the user allowed)');
     // Everything fetch-related loads on the first call, not at server start.
-    const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, sectionsShown, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
+    const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, pageWithout, sectionsShown, selectPassages, unitsWithin }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),
       import('../fetch/passages.js'),
       import('../fetch/untrusted.js'),
@@ -171,7 +171,10 @@ export const fetchSource = defineTool({
     return 'content' in read ? read : reply(read);
 
     async function reply({ source, duplicate, degraded }: Read) {
-      const seen = seenBy(ctx.store.loadRun(run.run_id), source.id, args.thread);
+      const state = ctx.store.loadRun(run.run_id);
+      const slug = args.thread === undefined ? undefined : state.threads.find((t) => t.name === args.thread)?.slug;
+      const round = slug === undefined ? undefined : (ctx.store.loadThread(run.run_id, slug)?.rounds.length ?? 0);
+      const seen = seenBy(state, source.id, args.thread, round);
       const first = seen.first;
       // A reply carries at most REPLY_CHARS in each channel: when it does not fit, the content shrinks by the
       // excess from what it holds (a last page is shorter than max_chars) and says where it continues (SPEC 7).
@@ -186,7 +189,7 @@ export const fetchSource = defineTool({
       }
       // What a reader was shown only spares a later reply; the source is stored, so a failed note (a full
       // disk) costs at most the outline once more and must not turn a stored page into a refusal.
-      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown).catch(() => undefined);
+      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown, round).catch(() => undefined);
       return r.result;
     }
 
@@ -194,22 +197,33 @@ export const fetchSource = defineTool({
       const pdf = source.content_type === 'pdf';
       const first = seen.first;
       let content: string;
+      // The text the reply's sections are named from: a page's own, before what was shown is left out.
+      let named: string | undefined;
       let next: number | undefined;
       let shown: number[] = [];
       let skipped = 0;
       let more = false;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
-        const page = pageFrom(source.markdown, args.start_index ?? 0, max);
-        content = page.content;
+        const from = Math.min(Math.max(0, Math.floor(args.start_index ?? 0)), source.markdown.length);
+        const page = pageFrom(source.markdown, from, max);
         next = page.next_start_index;
+        const end = next ?? source.markdown.length;
+        // What this thread was shown in its current round is still in its context: left out, with a line
+        // saying so. From its next round a page shows everything again (SPEC 11.1, reply economy).
+        const without = pageWithout(source.markdown, from, end, seen.thisRound);
+        named = page.content;
+        content = without.content;
+        skipped = without.left;
+        // What a page shows is not repeated by a later focused read of this reader.
+        shown = unitsWithin(source.markdown, from, end);
       } else {
         // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
         const capped = args.focus !== undefined && args.max_chars === undefined;
         // The opening is kept as context on a first read, but not a whole PDF's: that is its title page and
         // licence (a trial saw it head ten focused replies); a page range opens on the topic it was asked for.
         const lead = first && !(pdf && source.page_from === undefined);
-        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead, skip: seen.passages, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
+        const picked = selectPassages(source.markdown, args.focus, max, { floor: RELEVANCE_FLOOR, lead, skip: seen.passages, record: true, ...(capped ? { maxUnits: FOCUS_UNITS } : {}) });
         content = picked.content;
         more = capped && picked.more === true;
         shown = picked.shown ?? [];
@@ -231,7 +245,7 @@ export const fetchSource = defineTool({
         const entries = outlineDigest(source.outline ?? outlineWithOffsets(source.markdown, Infinity), args.focus === undefined ? OUTLINE_ENTRIES : FOCUSED_OUTLINE_ENTRIES);
         if (entries.length > 0) structured.outline = [fence(entries.join('\n'))];
       } else {
-        const names = sectionsShown(source.markdown, content);
+        const names = sectionsShown(source.markdown, named ?? content);
         if (names.length > 0) structured.sections = fence(names.join('\n'));
       }
       // The block is labelled by id alone: the URL is in the reply's url field beside it.

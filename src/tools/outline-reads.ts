@@ -10,25 +10,44 @@ export interface Seen {
   first: boolean;
   /** Start offsets of the passages this reader was shown before. */
   passages: ReadonlySet<number>;
+  /**
+   * Of those, the ones shown in the thread's current round: a page read in order leaves them out, as they
+   * are still in the reader's context. After its next record_round a page shows them again (a resumed or
+   * compacted session may have lost them). Empty without a thread.
+   */
+  thisRound: ReadonlySet<number>;
 }
 
-export function seenBy(run: RunState, sourceId: string, thread: string | undefined): Seen {
+/** `round` is the thread's rounds recorded so far (its current round), when a thread reads. */
+export function seenBy(run: RunState, sourceId: string, thread: string | undefined, round?: number): Seen {
   const readers = run.reads?.[sourceId];
   const mine = readers?.[thread ?? ANONYMOUS];
   const first = thread === undefined ? readers === undefined : mine === undefined;
-  return { first, passages: new Set(mine ?? []) };
+  const now = thread !== undefined && round !== undefined ? run.round_reads?.[thread] : undefined;
+  return { first, passages: new Set(mine ?? []), thisRound: new Set(now && now.round === round ? (now.sources[sourceId] ?? []) : []) };
+}
+
+function merge(before: readonly number[] | undefined, shown: readonly number[]): number[] {
+  return [...new Set([...(before ?? []), ...shown])].sort((a, b) => a - b);
 }
 
 /** Adds this read (and the passages it showed) to the run's state, under the run lock. */
-export function recordRead(store: RunStore, runId: string, sourceId: string, thread: string | undefined, shown: readonly number[]): Promise<void> {
+export function recordRead(store: RunStore, runId: string, sourceId: string, thread: string | undefined, shown: readonly number[], round?: number): Promise<void> {
   return store.lock(runId, () => {
     const run = store.loadRun(runId);
     const readers = run.reads?.[sourceId] ?? {};
     const reader = thread ?? ANONYMOUS;
     const before = readers[reader];
-    const merged = [...new Set([...(before ?? []), ...shown])].sort((a, b) => a - b);
-    if (before !== undefined && merged.length === before.length) return;
-    store.saveRun({ ...run, reads: { ...run.reads, [sourceId]: { ...readers, [reader]: merged } } });
+    const merged = merge(before, shown);
+    let next: RunState = run;
+    if (before === undefined || merged.length !== before.length) next = { ...next, reads: { ...run.reads, [sourceId]: { ...readers, [reader]: merged } } };
+    if (thread !== undefined && round !== undefined && shown.length > 0) {
+      const had = run.round_reads?.[thread];
+      const sources = had && had.round === round ? had.sources : {};
+      const inRound = merge(sources[sourceId], shown);
+      if (inRound.length !== (sources[sourceId]?.length ?? -1)) next = { ...next, round_reads: { ...run.round_reads, [thread]: { round, sources: { ...sources, [sourceId]: inRound } } } };
+    }
+    if (next !== run) store.saveRun(next);
   });
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGET_CHARS, outline, pageFrom, selectPassages } from '../../src/fetch/passages.js';
+import { DEFAULT_BUDGET_CHARS, outline, pageFrom, pageWithout, selectPassages, unitsWithin } from '../../src/fetch/passages.js';
 
 function filler(topic: string, n: number): string {
   const sentences = [
@@ -97,6 +97,25 @@ describe('selectPassages', () => {
   });
 });
 
+describe('selectPassages shown', () => {
+  it('lists only units shown whole, so a unit cut to fit comes back on a later read', () => {
+    const picked = selectPassages(PAGE, 'inflation and interest rates', 700);
+    expect(picked.shown?.length).toBeGreaterThan(0);
+    const units = unitsWithin(PAGE, 0, PAGE.length);
+    for (const at of picked.shown ?? []) {
+      expect(units).toContain(at);
+      const next = units.find((u) => u > at) ?? PAGE.length;
+      expect(picked.content).toContain(PAGE.slice(at, next).trim());
+    }
+  });
+
+  it('gives every unit as shown when the whole page fits and record is asked', () => {
+    const short = '# A\n\nOne paragraph.\n\n## B\n\nAnother one.';
+    expect(selectPassages(short, 'paragraph', 8000, { record: true }).shown).toEqual(unitsWithin(short, 0, short.length));
+    expect(selectPassages(short, 'paragraph', 8000).shown).toBeUndefined();
+  });
+});
+
 describe('pageFrom', () => {
   it('covers the text exactly once, page by page', () => {
     let i = 0;
@@ -134,6 +153,47 @@ describe('pageFrom', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('counts as shown only the units a page holds whole, and each unit on at most one page', () => {
+    const starts: number[] = [];
+    let i = 0;
+    for (;;) {
+      const p = pageFrom(PAGE, i, 700);
+      const end = p.next_start_index ?? PAGE.length;
+      for (const at of unitsWithin(PAGE, i, end)) {
+        expect(at).toBeGreaterThanOrEqual(i);
+        expect(at).toBeLessThan(end);
+        starts.push(at);
+      }
+      if (p.next_start_index === undefined) break;
+      i = p.next_start_index;
+    }
+    expect(new Set(starts).size).toBe(starts.length);
+    // One page over the whole text shows every unit whole: the set the ranked reads choose from.
+    const all = unitsWithin(PAGE, 0, PAGE.length);
+    expect(all.length).toBeGreaterThan(starts.length - 1);
+    expect(starts.every((s) => all.includes(s))).toBe(true);
+    // A window that cuts every unit holds none whole.
+    expect(unitsWithin(PAGE, 1, 40)).toEqual([]);
+  });
+
+  it('leaves out of a page the units asked, whole, in stretches, and keeps the rest verbatim', () => {
+    const p = pageFrom(PAGE, 0, 3000);
+    const end = p.next_start_index ?? PAGE.length;
+    const units = unitsWithin(PAGE, 0, end);
+    expect(pageWithout(PAGE, 0, end, new Set())).toEqual({ content: p.content, left: 0 });
+    const skip = new Set(units.slice(1, 3));
+    const { content, left } = pageWithout(PAGE, 0, end, skip);
+    expect(left).toBe(2);
+    // Two neighbouring units are one stretch, one line.
+    expect(content.match(/\[… \d+ characters shown to you earlier in this round …\]/g)).toHaveLength(1);
+    const [, keptBefore, keptAfter] = /^([\s\S]*)\[… \d+ characters shown to you earlier in this round …\]([\s\S]*)$/.exec(content) ?? [];
+    expect(p.content.startsWith(keptBefore!)).toBe(true);
+    expect(p.content.endsWith(keptAfter!)).toBe(true);
+    expect(content.length).toBeLessThan(p.content.length);
+    // A unit outside the page is not its business.
+    expect(pageWithout(PAGE, 0, end, new Set([end + 1]))).toEqual({ content: p.content, left: 0 });
   });
 
   it('returns nothing past the end, and clamps a negative start', () => {

@@ -71,9 +71,54 @@ describe('fetch_source outline', () => {
     for (let i = 0; i < 12 && !(last.more ?? '').startsWith('Every passage'); i++) last = await fetchAs({ run_id, thread: 'Trials and output', focus: 'cherry picking copies one commit', max_chars: 900 });
     expect(last.more).toMatch(/^Every passage matching this focus was shown to this reader before \(already_shown\)/);
     expect(last.already_shown).toBeGreaterThan(0);
-    // Paging reads anything again.
+    // A page read in order in the same round leaves it out too (the next test shows it again after record_round).
     const at = PAGE.indexOf('## Cherry picking');
-    expect((await fetchAs({ run_id, thread: 'Trials and output', start_index: at, max_chars: 900 })).content).toContain('Cherry picking copies one commit sentence 0');
+    const paged = await fetchAs({ run_id, thread: 'Trials and output', start_index: at, max_chars: 900 });
+    expect(paged.content).toMatch(/\[… \d+ characters shown to you earlier in this round …\]/);
+    expect(paged.already_shown).toBeGreaterThan(0);
+  });
+
+  it('a page read in order leaves out what this thread was shown in its current round, and shows it whole after record_round', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    const thread = 'Trials and output';
+    await h.ok('start_thread', { run_id, thread });
+    await seedSource(h.root, run_id, URL_, PAGE, 'Manual');
+    const focused = await fetchAs({ run_id, thread, focus: 'rebasing rewrites commits', max_chars: 900 });
+    expect(focused.content).toContain('Rebasing rewrites commits sentence 0');
+    const at = PAGE.indexOf('## Rebasing');
+    const size = PAGE.indexOf('## Cherry picking') - at + 200;
+    const inRound = await fetchAs({ run_id, thread, start_index: at, max_chars: size });
+    expect(inRound.content).not.toContain('Rebasing rewrites commits sentence 0');
+    expect(inRound.content).toMatch(/\[… \d+ characters shown to you earlier in this round …\]/);
+    expect(inRound.already_shown).toBeGreaterThan(0);
+    // The section is still named, from the page itself.
+    expect(inRound.sections).toContain('Rebasing');
+    // The offsets are the stored text's: the next page goes on where this one ended.
+    expect(inRound.next_start_index).toBeGreaterThan(at);
+    // Another thread in the same run is shown all of it.
+    expect((await fetchAs({ run_id, thread: 'Counter-evidence', start_index: at, max_chars: size })).content).toContain('Rebasing rewrites commits sentence 0');
+    await h.ok('record_round', { run_id, thread, query: 'rebasing', search_results: [URL_], urls_visited: [URL_], facts: [], summary: 's' });
+    const nextRound = await fetchAs({ run_id, thread, start_index: at, max_chars: size });
+    expect(nextRound.content).toContain('Rebasing rewrites commits sentence 0');
+    expect(nextRound.already_shown).toBeUndefined();
+  });
+
+  it('a focused read leaves out what this reader was shown by a page read in order; paging shows it again', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    await seedSource(h.root, run_id, URL_, PAGE, 'Manual');
+    const thread = 'Trials and output';
+    const at = PAGE.indexOf('## Rebasing');
+    const paged = await fetchAs({ run_id, thread, start_index: at, max_chars: PAGE.indexOf('## Cherry picking') - at });
+    expect(paged.content).toContain('Rebasing rewrites commits sentence 11');
+    const focused = await fetchAs({ run_id, thread, focus: 'rebasing rewrites commits', max_chars: 900 });
+    expect(focused.content).not.toContain('Rebasing rewrites commits sentence');
+    expect(focused.already_shown).toBeGreaterThan(0);
+    // Another thread was shown nothing of it.
+    expect((await fetchAs({ run_id, thread: 'Counter-evidence', focus: 'rebasing rewrites commits', max_chars: 900 })).content).toContain('Rebasing rewrites commits sentence');
+    // Paging again in the same round leaves it out too: this reader has it.
+    expect((await fetchAs({ run_id, thread, start_index: at, max_chars: 900 })).content).not.toContain('Rebasing rewrites commits sentence 0');
   });
 
   it('a first read without focus shows the outline and the opening, and where to go on', async () => {

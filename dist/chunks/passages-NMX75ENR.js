@@ -1,2 +1,0 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m,n}from"./chunk-O37DGPTE.js";import"./chunk-Q55TTQIJ.js";import"./chunk-FIIIDW36.js";import"./chunk-67BG23Y2.js";export{h as CONTEXT_WEIGHT,a as DEFAULT_BUDGET_CHARS,m as WEAK_PASSAGE,n as bestWindow,b as outline,c as outlineWithOffsets,f as pageFrom,k as passageIndex,l as passageStrength,i as rankedPassages,j as rankedPassagesAcross,d as sectionsShown,e as selectPassages,g as stripClosingHashes};
