@@ -13,6 +13,9 @@ import { upperBound } from '../engine/sorted.js';
 export const DEFAULT_BUDGET_CHARS = 8000;
 const CHUNK_CHARS = 800;
 const GAP_MARK = '[…]';
+/** A gap before a passage, with the passage's offset in the page: where `start_index` reads around it (trials 43, 44). */
+const gapBefore = (at: number) => `[… @${at}]`;
+const IS_GAP = /^\[…(?: @\d+)?\]$/;
 const K1 = 1.2;
 const B = 0.75;
 
@@ -68,7 +71,7 @@ export function sectionsShown(markdown: string, content: string): string[] {
   const heads = headings(markdown).filter((h) => h.title !== '');
   if (heads.length === 0) return [];
   const out: string[] = [];
-  const firstLine = content.split('\n').find((l) => l.trim() !== '' && l.trim() !== GAP_MARK)?.trim() ?? '';
+  const firstLine = content.split('\n').find((l) => l.trim() !== '' && !IS_GAP.test(l.trim()))?.trim() ?? '';
   const at = firstLine === '' ? -1 : markdown.indexOf(firstLine.slice(0, 80));
   if (at >= 0) {
     const enclosing = heads.filter((h) => h.start <= at).pop();
@@ -90,7 +93,7 @@ export function selectPassages(
   focus: string | undefined,
   budgetChars = DEFAULT_BUDGET_CHARS,
   options: SelectOptions = {},
-): { content: string; truncated: boolean; shown?: number[]; skipped?: number; more?: boolean } {
+): { content: string; truncated: boolean; shown?: number[]; skipped?: number; skippedAt?: number[]; more?: boolean } {
   if (markdown.length <= budgetChars && !options.skip?.size) return { content: markdown, truncated: false, ...(options.record ? { shown: splitUnits(markdown).map((u) => u.start) } : {}) };
   const units = splitUnits(markdown);
   const query = [...new Set(terms(focus ?? ''))];
@@ -98,6 +101,7 @@ export function selectPassages(
 
   let order: Unit[];
   let skipped = 0;
+  let skippedAt: number[] = [];
   if (scores.some((s) => s > 0)) {
     // Matching units by score, ties in document order; the page's opening unit is kept as context.
     const floor = Math.max(...scores) * (options.floor ?? 0);
@@ -106,9 +110,9 @@ export function selectPassages(
       .sort((a, b) => (scores[b.index] ?? 0) - (scores[a.index] ?? 0) || a.index - b.index);
     const lead = units[0];
     if (lead && options.lead !== false && !order.includes(lead)) order.push(lead);
-    const before = order.length;
+    skippedAt = order.filter((u) => options.skip?.has(u.start) === true).map((u) => u.start).sort((a, b) => a - b);
     order = order.filter((u) => !options.skip?.has(u.start));
-    skipped = before - order.length;
+    skipped = skippedAt.length;
   } else {
     order = units;
   }
@@ -123,7 +127,7 @@ export function selectPassages(
     const remaining = budgetChars - used;
     if (remaining < 200) break;
     // Budgeted as if every unit needed its heading and a gap mark; assembly adds them only where needed.
-    const overhead = label(u).length + GAP_MARK.length + 4;
+    const overhead = label(u).length + gapBefore(u.start).length + 4;
     const text = markdown.slice(u.start, u.end).trim();
     if (text === '') continue;
     if (text.length + overhead <= remaining) {
@@ -150,7 +154,7 @@ export function selectPassages(
     // A unit cut off from its section's start carries the heading, unless it directly follows its
     // predecessor in the reply.
     const follows = u.index === previous + 1;
-    if (!follows) parts.push(GAP_MARK);
+    if (!follows) parts.push(gapBefore(u.start));
     parts.push(follows ? text : label(u) + text);
     previous = u.index;
   }
@@ -161,7 +165,7 @@ export function selectPassages(
   // Labels and gap marks are counted approximately above; never let them push past the budget.
   if (content.length > budgetChars) content = trimToSentence(content, budgetChars);
   const shown = units.filter((u) => whole.has(u.index) && content.includes(picked.get(u.index) as string)).map((u) => u.start);
-  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped } : {}), ...(more ? { more } : {}) };
+  return { content, truncated: true, shown, ...(skipped > 0 ? { skipped, skippedAt } : {}), ...(more ? { more } : {}) };
 }
 
 export interface SelectOptions {

@@ -202,6 +202,7 @@ export const fetchSource = defineTool({
       let next: number | undefined;
       let shown: number[] = [];
       let skipped = 0;
+      let skippedAt: number[] = [];
       let more = false;
       if (args.start_index !== undefined || (args.focus === undefined && source.markdown.length > max)) {
         // Without a focus, a page longer than the reply is read in order, from where the next call goes on.
@@ -228,6 +229,7 @@ export const fetchSource = defineTool({
         more = capped && picked.more === true;
         shown = picked.shown ?? [];
         skipped = picked.skipped ?? 0;
+        skippedAt = picked.skippedAt ?? [];
         // Passages leave a PDF's page markers out (SPEC 4.1); paging keeps them, as offsets count them.
         if (pdf) content = (await import('../fetch/pdf/layout.js')).dropPageMarkers(content);
       }
@@ -255,7 +257,7 @@ export const fetchSource = defineTool({
       if (cut && next !== undefined) structured.more = `Cut to ${content.length} characters to fit one reply (about ${REPLY_CHARS} at most, whatever max_chars asks): go on from next_start_index.`;
       else if (more) structured.more = 'Other passages match this focus: ask again with max_chars (up to 40000) for more of them, a narrower focus, or start_index to read in order.';
       // Nothing new to show is an answer too, not an empty block to puzzle over (trial 22).
-      else if (skipped > 0 && shown.length === 0) structured.more = 'Every passage matching this focus was shown to this reader before (already_shown), so none is repeated: ask with another focus, or read in order with start_index.';
+      else if (skipped > 0 && shown.length === 0) structured.more = `Every passage matching this focus was shown to this reader before (already_shown), so none is repeated: they start at ${skippedAt.slice(0, 4).map((n) => `@${n}`).join(', ')}${skippedAt.length > 4 ? ', …' : ''}. Read around one with start_index, or ask with another focus.`;
       Object.assign(structured, { duplicate, degraded, content_type: source.content_type ?? 'html', origin: source.origin });
       if (source.mirror_of !== undefined) structured.mirror_of = source.mirror_of;
       if (source.kept !== undefined) {

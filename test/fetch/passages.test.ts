@@ -76,7 +76,7 @@ describe('selectPassages', () => {
       for (const focus of [undefined, 'economy', 'zzz-nothing']) {
         const { content } = selectPassages(PAGE, focus, budget);
         expect(content.length, `${budget} ${focus}`).toBeLessThanOrEqual(budget);
-        for (const part of content.split('\n\n[…]').map((p) => p.trim()).filter((p) => p !== '' && p !== '[…]')) {
+        for (const part of content.split(/\n\n\[…(?: @\d+)?\]/).map((p) => p.trim()).filter((p) => p !== '' && !/^\[…(?: @\d+)?\]$/.test(p))) {
           expect(part, `${budget} ${focus}`).toMatch(/([.!?]|…|^#.*)$/);
         }
       }
@@ -94,6 +94,21 @@ describe('selectPassages', () => {
     const page = ['# 報告', '東京の天気は晴れです。'.repeat(80), '## 経済', '物価上昇率は三パーセントでした。'.repeat(80)].join('\n\n');
     const { content } = selectPassages(page, '物価上昇', 1000);
     expect(content).toContain('## 経済');
+  });
+});
+
+describe('selectPassages offsets', () => {
+  it('marks each gap with the offset the next passage starts at, so start_index reads around it', () => {
+    const { content } = selectPassages(PAGE, 'inflation and interest rates', 1500);
+    const marks = [...content.matchAll(/\[… @(\d+)\]\n\n/g)];
+    expect(marks.length).toBeGreaterThan(0);
+    for (const m of marks) {
+      const at = Number(m[1]);
+      let after = content.slice((m.index ?? 0) + m[0].length);
+      // A passage cut off from its section carries its heading first; the offset is the passage's own.
+      if (after.startsWith('#') && !PAGE.slice(at).startsWith('#')) after = after.slice(after.indexOf('\n\n') + 2);
+      expect(PAGE.slice(at, at + 30)).toBe(after.slice(0, 30));
+    }
   });
 });
 
