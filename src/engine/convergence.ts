@@ -3,7 +3,7 @@ import type { Confidence, ConvergenceReason, SubQuestionStatus } from './types.j
 
 const ANSWERING: ReadonlySet<Confidence | undefined> = new Set<Confidence | undefined>(['VERIFIED', 'PLAUSIBLE']);
 
-export function convergence(i: {
+export interface ConvergenceInput {
   subQuestions: readonly { status: SubQuestionStatus; confidence?: Confidence }[];
   subjectRounds: readonly number[];
   openHighContradictions: number;
@@ -16,7 +16,9 @@ export function convergence(i: {
   stale?: boolean;
   roundsCompleted: number;
   roundBudget: number;
-}): ConvergenceReason | undefined {
+}
+
+export function convergence(i: ConvergenceInput): ConvergenceReason | undefined {
   // A thread always has a sub-question; with none, "all answered" would hold before any research.
   const answered =
     i.subQuestions.length > 0 && i.subQuestions.every((q) => q.status === 'ANSWERED' && ANSWERING.has(q.confidence));
@@ -25,4 +27,15 @@ export function convergence(i: {
   if (i.plateauL3 || i.deadEnd === true || i.stale === true) return 'PLATEAU_STOPPED';
   if (i.roundsCompleted >= i.roundBudget) return 'BUDGET_EXHAUSTED';
   return undefined;
+}
+
+/**
+ * The subjects (by index) that alone keep a thread from CRITERIA_MET: every sub-question is answered and
+ * nothing else holds it, but these had no round that targeted them. A reply that went on with every
+ * sub-question ANSWERED and no word why confused trial 44's model.
+ */
+export function untargetedSubjectsHolding(i: ConvergenceInput): number[] {
+  const answered = i.subQuestions.length > 0 && i.subQuestions.every((q) => q.status === 'ANSWERED' && ANSWERING.has(q.confidence));
+  if (!answered || i.openHighContradictions > 0 || (i.heldAnswers ?? 0) > 0) return [];
+  return i.subjectRounds.flatMap((n, k) => (n >= 1 ? [] : [k]));
 }

@@ -8,7 +8,7 @@ import { urlOverlap } from './overlap.js';
 import { nextEscape, plateauLevel } from './plateau.js';
 import { nextPhase, phaseAllowances } from './phases.js';
 import { checkQuery } from './reformulation.js';
-import { convergence } from './convergence.js';
+import { convergence, untargetedSubjectsHolding } from './convergence.js';
 import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
@@ -92,7 +92,7 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
   const held = prev.quick === true || exhausted ? [] : unverified;
   const stuck = deadEnd({ isLastPhase: phaseStep.isLast, exhausted, newFacts, newOrigins: fresh.length });
   const open = contradictionsOf(prev.name, allFacts, runWide, keyOf).filter((c) => c.status === 'OPEN');
-  const reason = convergence({
+  const criteria = {
     subQuestions: shown,
     subjectRounds: subjects.map((s) => s.rounds),
     openHighContradictions: open.filter((c) => c.severity === 'HIGH').length,
@@ -102,8 +102,14 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
     stale: staleStop,
     roundsCompleted: round,
     roundBudget: prev.round_budget,
-  });
+  };
+  const reason = convergence(criteria);
   const converged = reason !== undefined;
+  const waiting = converged ? [] : untargetedSubjectsHolding(criteria).map((k) => subjects[k]?.name ?? '');
+  if (waiting.length > 0) {
+    const names = waiting.map((n) => `"${n}"`).join(', ');
+    warnings.push(`every sub-question is ANSWERED, but no round has targeted ${waiting.length === 1 ? 'subject' : 'subjects'} ${names} yet: the thread stops once a round names ${waiting.length === 1 ? 'it' : 'each'} in targeted_subjects`);
+  }
   if (converged) warnings.splice(0, warnings.length, ...warnings.map(whenStopped));
   // Only a HIGH one holds a thread open (SPEC 4.1); a lower one still open at the stop is said, not left
   // for the critic to find (trials 16 and 22 stopped on CRITERIA_MET with one open and no word of it).

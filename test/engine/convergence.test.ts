@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convergence } from '../../src/engine/convergence.js';
+import { convergence, untargetedSubjectsHolding } from '../../src/engine/convergence.js';
 
 type Input = Parameters<typeof convergence>[0];
 const met: Input = {
@@ -40,5 +40,19 @@ describe('convergence', () => {
     expect(c({ plateauL3: true, roundsCompleted: 5 })).toBe('CRITERIA_MET');
     expect(c({ openHighContradictions: 2, plateauL3: true, roundsCompleted: 5 })).toBe('PLATEAU_STOPPED');
     expect(c({ openHighContradictions: 2, roundsCompleted: 6 })).toBe('BUDGET_EXHAUSTED');
+  });
+});
+
+describe('untargetedSubjectsHolding', () => {
+  const u = (over: Partial<Input>) => untargetedSubjectsHolding({ ...met, ...over });
+  it('names the subjects with no round when they alone hold the thread open', () => {
+    expect(u({ subjectRounds: [1, 0, 0] })).toEqual([1, 2]);
+    expect(c({ subjectRounds: [1, 0, 0] })).toBeUndefined();
+  });
+  it('names none when the criteria are met or something else holds the thread', () => {
+    expect(u({})).toEqual([]);
+    expect(u({ subjectRounds: [0], openHighContradictions: 1 })).toEqual([]);
+    expect(u({ subjectRounds: [0], heldAnswers: 1 })).toEqual([]);
+    expect(u({ subjectRounds: [0], subQuestions: [{ status: 'PARTIAL', confidence: 'VERIFIED' }] })).toEqual([]);
   });
 });

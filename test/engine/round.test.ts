@@ -79,6 +79,17 @@ describe('decideRound', () => {
     expect(decision).toMatchObject({ converged: true, convergence_reason: 'CRITERIA_MET', action: 'STOP' });
   });
 
+  it('with every sub-question ANSWERED, a subject no round targeted holds the thread, and the warning names it (trial 44)', () => {
+    const s = thread({ subjects: ['Iceland', 'Utah'] });
+    const fact = { fact: 'Output rose.', url: 'https://x.org/a', quote: 'output rose', confidence: 'VERIFIED' as const, sub_questions: ['SQ-1'] };
+    const first = decideRound(s, input(['https://x.org/a'], 1, { facts: [fact], sub_question_updates: [{ id: 'SQ-1', status: 'ANSWERED' }], targeted_subjects: ['Iceland'] }), ctx);
+    expect(first.decision.converged).toBe(false);
+    expect(first.decision.warnings).toContain('every sub-question is ANSWERED, but no round has targeted subject "Utah" yet: the thread stops once a round names it in targeted_subjects');
+    const second = decideRound(first.state, input(['https://x.org/b'], 0, { targeted_subjects: ['Utah'] }), ctx);
+    expect(second.decision).toMatchObject({ converged: true, convergence_reason: 'CRITERIA_MET' });
+    expect(second.decision.warnings.join('\n')).not.toMatch(/no round has targeted/);
+  });
+
   it('an open HIGH contradiction blocks CRITERIA_MET until it is resolved', () => {
     const s = thread({ subjects: [] });
     const facts = [{ fact: 'Output rose.', url: 'https://x.org/a', quote: 'output rose', confidence: 'VERIFIED' as const, sub_questions: ['SQ-1'] }];
