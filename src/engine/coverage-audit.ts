@@ -91,6 +91,20 @@ export function takenPassages(verdicts: readonly { verdict: string; passage?: st
   return verdicts.flatMap((v) => (v.verdict !== 'UNSUPPORTED' && v.passage ? [quoteForm(v.passage)] : []));
 }
 
+/**
+ * Before report.md exists, what the run already holds stands for it: the grounded facts' texts as sentences,
+ * and their quotes (six words or more, `quoteForm`) as quotations and as taken passages. The critic's first
+ * coverage call then lists what no fact captured, not every strong passage (trial 44's critic was shown 11
+ * and could not tell which were gaps).
+ */
+export function factsAsStated(facts: readonly { fact: string; quote?: string }[]): { sentences: string[]; quotes: string[] } {
+  const quotes = facts.flatMap((f) => {
+    const q = f.quote === undefined ? '' : quoteForm(f.quote);
+    return q.split(' ').length >= QUOTE_MIN_WORDS ? [q] : [];
+  });
+  return { sentences: facts.map((f) => f.fact), quotes: [...new Set(quotes)] };
+}
+
 /** The report's quotations of six words or more, in `quoteForm`: a passage one of them quotes is stated. */
 export function reportQuotes(report: string): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { coverageWeight, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageItem, type CoverageQuestion } from '../engine/coverage-audit.js';
+import { coverageWeight, factsAsStated, rankingQuestion, reportQuotes, reportStems, takenPassages, uncoveredPassages, type CoverageItem, type CoverageQuestion } from '../engine/coverage-audit.js';
 import { passageKey } from '../engine/audit-repeats.js';
 import { lesserEditions } from '../engine/near-copy.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
@@ -37,7 +37,7 @@ export const coverageReport = defineTool({
   config: {
     title: 'List stored passages the report leaves out',
     description:
-      "Per sub-question, stored passages no report.md sentence states yet (all, before it is written). Returns total, items (listed before: shown_before, no passage), next_offset. Call before record_critique; one the answer needs is an uncovered gap (source_id).",
+      "Per sub-question, stored passages no report.md sentence (before it exists: no fact) states. Returns total, items (listed before: shown_before, no passage), next_offset. Call before record_critique; one the answer needs is an uncovered gap (source_id).",
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -48,7 +48,10 @@ export const coverageReport = defineTool({
     const { fence } = await import('../fetch/untrusted.js');
     const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd).text;
     const parsed = report === undefined ? undefined : parseReport(report);
-    const sentences = parsed ? [...new Set([...parsed.statements.map((s) => s.context.sentence), ...parsed.uncited.map((u) => u.text)])] : [];
+    const states = new Map(run.threads.map((entry) => [entry.slug, ctx.store.loadThread(run.run_id, entry.slug)]));
+    // Before the report is written, the run's grounded facts stand for it: they are what it will be written from.
+    const held = parsed ? undefined : factsAsStated([...states.values()].flatMap((st) => (st?.facts ?? []).filter((f) => f.grounded)));
+    const sentences = parsed ? [...new Set([...parsed.statements.map((s) => s.context.sentence), ...parsed.uncited.map((u) => u.text)])] : (held?.sentences ?? []);
     const stored = ctx.store.listSourceIds(run.run_id).flatMap((id) => {
       const s = ctx.store.readSource(run.run_id, id);
       // A mirror repeats its original: ranking both would show one passage twice.
@@ -59,14 +62,15 @@ export const coverageReport = defineTool({
     const sources = stored.filter((s) => !lesser.has(s.id));
     const index = passageIndex(sources);
     const stated = reportStems(sentences);
-    const quotes = reportQuotes(report ?? '');
-    // What the claim audit found supporting the report's current statements is stated, however paraphrased.
+    const quotes = parsed ? reportQuotes(report ?? '') : (held?.quotes ?? []);
+    // What the claim audit found supporting the report's current statements is stated, however paraphrased;
+    // before the report, what the facts quote.
     const verdicts = ctx.store.loadAudit(run.run_id).verdicts;
-    const taken = parsed ? takenPassages(auditPairs(parsed).flatMap((p) => verdicts[p.pair_id] ?? [])) : [];
+    const taken = parsed ? takenPassages(auditPairs(parsed).flatMap((p) => verdicts[p.pair_id] ?? [])) : (held?.quotes ?? []);
     // Each passage is cut around a sentence the report leaves out, a requirement first.
     const sentenceWeight = coverageWeight(stated, quotes, taken);
     const questions: CoverageQuestion[] = run.threads.flatMap((entry) => {
-      const state = ctx.store.loadThread(run.run_id, entry.slug);
+      const state = states.get(entry.slug);
       const definition = state?.definition ?? run.brief.threads.find((t) => t.name === entry.name);
       if (!definition) return [];
       // Pages this thread's drift check set aside answer none of its sub-questions.

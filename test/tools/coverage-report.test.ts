@@ -49,6 +49,30 @@ async function setup() {
 const write = (runId: string, findings: string[]) => fs.writeFileSync(path.join(h.root, runId, 'report.md'), REPORT(findings));
 
 describe('coverage_report', () => {
+  it('before report.md exists, leaves out what a grounded fact of the run states (trial 44)', async () => {
+    const run_id = await setup();
+    const bySq = (r: any, sq: string) => r.items.filter((i: any) => i.sub_question === sq);
+    const none = await h.ok('coverage_report', { run_id, reshow: true });
+    expect(bySq(none, 'SQ-1').map((i: any) => i.source_id)).toEqual(['S1']);
+    expect(bySq(none, 'SQ-2').map((i: any) => i.source_id)).toEqual(['S2']);
+    await h.ok('start_thread', { run_id, thread: 'Journal modes' });
+    await h.ok('record_round', {
+      run_id,
+      thread: 'Journal modes',
+      query: 'sqlite wal checkpoint threshold',
+      urls_visited: ['https://sqlite.org/wal.html'],
+      facts: [{ fact: 'SQLite checkpoints the WAL automatically at 1000 pages.', url: 'https://sqlite.org/wal.html', quote: 'By default, SQLite does a checkpoint automatically when the WAL file reaches a threshold size of 1000 pages.', confidence: 'VERIFIED', sub_questions: ['SQ-2'] }],
+      summary: 's',
+    });
+    const after = await h.ok('coverage_report', { run_id, reshow: true });
+    expect(bySq(after, 'SQ-1').map((i: any) => i.source_id)).toEqual(['S1']);
+    expect(JSON.stringify(bySq(after, 'SQ-2'))).not.toContain('threshold size of 1000 pages');
+    // Once the report exists, its sentences rule: one that leaves the checkpoint out lists it again.
+    write(run_id, ['SQLite can keep its journal in several modes [S1].']);
+    const written = await h.ok('coverage_report', { run_id, reshow: true });
+    expect(JSON.stringify(bySq(written, 'SQ-2'))).toContain('threshold size of 1000 pages');
+  });
+
   it('lists a stored passage that answers a sub-question and the report leaves out; a cited sentence stating it takes it off', async () => {
     const run_id = await setup();
     write(run_id, ['SQLite can keep its journal in several modes [S1].']);
