@@ -110,6 +110,8 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
   const status = subQuestionStatus(started);
   const answered = new Set([...status].filter(([, s]) => s === 'ANSWERED').map(([id]) => id));
   let next = directives(started);
+  // Per page, the text this thread was shown: what a model keeps in its context between rounds.
+  const shownBefore = new Map<string, string>();
   let degraded = started.bool('degraded') === true;
   const findings: string[] = [];
   const notes: string[] = [];
@@ -143,7 +145,7 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
     const urls = results.slice(0, perRound);
 
     // READ through fetch_source; a refused fetch is skipped and left out of urls_visited.
-    const fetched = urls.length ? yield* calls(...urls.map((url) => mcp('fetch_source', { run_id: task.runId, url, focus: next!.fetchPrompt || query }))) : [];
+    const fetched = urls.length ? yield* calls(...urls.map((url) => mcp('fetch_source', { run_id: task.runId, url, thread: task.thread, focus: next!.fetchPrompt || query }))) : [];
     const read_: { url: string; reply: Reply }[] = [];
     const failed: string[] = [];
     fetched.forEach((res, i) => {
@@ -174,7 +176,9 @@ export function* investigator(task: InvestigatorTask, env: InvestigatorEnv): Pol
       }
       // EXTRACT: only facts whose quote is in the text fetch_source returned.
       const page = pageFor(scenario, r.url);
-      const text = normaliseForMatch(r.reply.body || r.reply.text);
+      // A reader keeps what it was shown: the server does not repeat a passage to the same thread.
+      const text = normaliseForMatch(`${shownBefore.get(r.url) ?? ''}\n${r.reply.body || r.reply.text}`);
+      shownBefore.set(r.url, text);
       for (const f of page?.facts ?? []) {
         if (!text.includes(normaliseForMatch(f.quote))) continue;
         const sqs = view.subQuestions.filter((q) => {

@@ -8,7 +8,7 @@ const ANONYMOUS = '';
 export interface Seen {
   /** This read shows the outline: the thread's first read of the source, or without a thread the run's first. */
   first: boolean;
-  /** Start offsets of the passages this reader was shown before. */
+  /** Start offsets of the passages this thread was shown before; none for a read without a thread. */
   passages: ReadonlySet<number>;
   /**
    * Of those, the ones shown in the thread's current round: a page read in order leaves them out, as they
@@ -24,7 +24,9 @@ export function seenBy(run: RunState, sourceId: string, thread: string | undefin
   const mine = readers?.[thread ?? ANONYMOUS];
   const first = thread === undefined ? readers === undefined : mine === undefined;
   const now = thread !== undefined && round !== undefined ? run.round_reads?.[thread] : undefined;
-  return { first, passages: new Set(mine ?? []), thisRound: new Set(now && now.round === round ? (now.sources[sourceId] ?? []) : []) };
+  // Passages are left out only for a thread, which is one reader's context. Reads without one come from
+  // several contexts (the orchestrator, a fresh auditor, the critic): each would be refused what another saw.
+  return { first, passages: new Set(thread === undefined ? [] : (mine ?? [])), thisRound: new Set(now && now.round === round ? (now.sources[sourceId] ?? []) : []) };
 }
 
 function merge(before: readonly number[] | undefined, shown: readonly number[]): number[] {

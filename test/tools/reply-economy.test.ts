@@ -78,6 +78,19 @@ describe('fetch_source outline', () => {
     expect(paged.already_shown).toBeGreaterThan(0);
   });
 
+  it('a read without a thread leaves nothing out: such reads come from several contexts (a fresh auditor among them)', async () => {
+    h = await connect();
+    const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
+    await seedSource(h.root, run_id, URL_, PAGE, 'Manual');
+    for (let i = 0; i < 2; i++) {
+      const r = await fetchAs({ run_id, focus: 'cherry picking copies one commit', max_chars: 900 });
+      expect(r.content).toContain('Cherry picking copies one commit sentence 0');
+      expect(r.already_shown).toBeUndefined();
+    }
+    const at = PAGE.indexOf('## Cherry picking');
+    expect((await fetchAs({ run_id, start_index: at, max_chars: 900 })).content).toContain('Cherry picking copies one commit sentence 0');
+  });
+
   it('a page read in order leaves out what this thread was shown in its current round, and shows it whole after record_round', async () => {
     h = await connect();
     const { run_id } = await h.ok('start_run', { question: QUESTION, brief: brief() });
