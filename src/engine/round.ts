@@ -9,6 +9,7 @@ import { nextEscape, plateauLevel } from './plateau.js';
 import { nextPhase, phaseAllowances } from './phases.js';
 import { checkQuery } from './reformulation.js';
 import { convergence, untargetedSubjectsHolding } from './convergence.js';
+import { uncheckedPageWarning } from './drift-checked.js';
 import { assembleRound, type RoundDecision } from './round-outcome.js';
 import { DRIFT_STREAK_LIMIT } from './drift-streak.js';
 import { DEAD_END_REASON, EXHAUSTED_AFTER, deadEnd, newOrigins, originStreak } from './origin-exhaustion.js';
@@ -42,6 +43,8 @@ export function decideRound(prev: ThreadState, input: RoundInput, ctx: RoundCont
 
   // 1. Facts: admission and grounding, `also`, computed confidence, new vs confirming; then saturation.
   const facts = admitRoundFacts(prev, input, keys.facts, ctx, round, warnings);
+  const unchecked = uncheckedPageWarning(keys.facts, prev.drift_checked, (k) => ctx.storedText(k)?.source_id);
+  if (unchecked) warnings.push(unchecked);
   const allFacts = [...prev.facts, ...facts];
   const newFacts = facts.filter((f) => f.is_new).length;
   const confirming = facts.filter((f) => !f.is_new && !prev.drifted_keys.includes(f.canonical_key)).length;

@@ -157,6 +157,8 @@ export interface ThreadState {
   quick?: boolean;
   drift_streak: number;
   drifted_keys: string[];
+  /** Canonical keys of the pages this thread checked with check_drift; absent in threads begun before it was kept. */
+  drift_checked?: string[];
   escapes_used: EscapeStrategy[];
   pending: NextDirectives;
   sub_questions: SubQuestionState[];
@@ -195,6 +197,7 @@ export function newThreadState(i: {
     zero_new_streak: 0,
     drift_streak: 0,
     drifted_keys: [],
+    drift_checked: [],
     escapes_used: [],
     pending: {},
     sub_questions: i.definition.sub_questions.map((q) => ({ id: q.id, question: q.question, status: 'OPEN' })),

@@ -76,7 +76,8 @@ export const checkDrift = defineTool({
       const drifted = new Set(state.drifted_keys);
       if (result.drift) drifted.add(key);
       else drifted.delete(key);
-      ctx.store.saveThread(run.run_id, { ...state, drift_streak: streak, drifted_keys: [...drifted].sort() });
+      const checked = [...new Set([...(state.drift_checked ?? []), key])].sort();
+      ctx.store.saveThread(run.run_id, { ...state, drift_streak: streak, drifted_keys: [...drifted].sort(), drift_checked: checked });
       return ok({
         drift: result.drift,
         signals: result.signals,

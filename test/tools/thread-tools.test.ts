@@ -200,6 +200,18 @@ describe('check_drift', () => {
     expect(await h.refused('check_drift', { run_id: runId, thread: 'Trials and output' })).toMatch(/pass source_id/);
   });
 
+  it('record_round warns of facts from a page this thread never checked, and not once it has (trial 45)', async () => {
+    const h = await open();
+    const runId = await started(h);
+    const a = await seedSource(h.root, runId, 'https://example.org/a', PAGE(2));
+    const fact = { fact: 'The trial kept productivity the same.', url: 'https://example.org/a', quote: 'kept productivity the same', confidence: 'PLAUSIBLE', sub_questions: ['SQ-1'] };
+    const first = await h.ok('record_round', round(runId, { facts: [fact] }));
+    expect(first.warnings).toContain(`fact 1 (${a.id}): this thread has not called check_drift on this page (recorded as given); call it after each fetch_source and before extracting, as a page about something else is set aside`);
+    await h.ok('check_drift', { run_id: runId, thread: 'Trials and output', source_id: a.id });
+    const second = await h.ok('record_round', round(runId, { query: 'reduced hours pilot evaluation registry', facts: [{ ...fact, fact: 'Productivity held in the trial.' }] }));
+    expect((second.warnings ?? []).join('\n')).not.toMatch(/check_drift/);
+  });
+
   it('a fact from a drifted page counts as neither new nor answering', async () => {
     const h = await open();
     const runId = await started(h);
