@@ -150,7 +150,8 @@ describe('fetch_source', () => {
   it('grounds a fact quoted across emphasis and a link in the fetched page, and refuses nothing for an ungrounded one', async () => {
     // The local web is the thread's primary origin (an IP host is its own), so its quotes can be VERIFIED.
     await open([web.origin]);
-    await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article` });
+    const read = await h.ok('fetch_source', { run_id: runId, url: `${web.origin}/article` });
+    await h.ok('check_drift', { run_id: runId, thread: 'Trials and output', source_id: read.source_id });
     const r = await h.ok('record_round', {
       run_id: runId,
       thread: 'Trials and output',

@@ -44,7 +44,9 @@ beforeAll(async () => {
       const c = /example\.org\/([A-I])/.exec(u)?.[1];
       if (c === undefined || seeded.has(c)) continue;
       seeded.add(c);
-      await seedSource(h.root, runId, url(c), PAGE(letters.indexOf(c) + 1), `Report ${c}`);
+      const stored = await seedSource(h.root, runId, url(c), PAGE(letters.indexOf(c) + 1), `Report ${c}`);
+      // As the procedure reads: a drift check after each fetch, before extracting from the page.
+      await h.ok('check_drift', { run_id: runId, thread: T, source_id: stored.id });
     }
     const reply = await h.ok('record_round', { run_id: runId, thread: T, summary: 'round summary', search_results: args.urls_visited, ...args });
     replies.push(reply);
