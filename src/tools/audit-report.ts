@@ -98,6 +98,7 @@ export const auditReport = defineTool({
       // Its own passage, shown by an earlier call: pointing the pair at itself read as a loop (trial 13).
       let shownBefore = false;
       let from: string[] | undefined;
+      let bestIsPointer = false;
       if (verdict !== 'SUPPORTED') {
         const source = p.source_id === null ? undefined : ctx.store.readSource(run.run_id, p.source_id);
         const pool = p.source_id === null ? allSources() : source ? [{ id: p.source_id, markdown: source.markdown }] : [];
@@ -115,6 +116,7 @@ export const auditReport = defineTool({
             continue;
           }
           if (earlier !== undefined) {
+            if (i === 0) bestIsPointer = true;
             same.push(earlier);
             if (from) from[i] = '';
             continue;
@@ -125,15 +127,19 @@ export const auditReport = defineTool({
         }
         if (from) from = from.filter((id) => id !== '');
       }
+      const pointers = same.length > 0 ? { same_passage_as: [...new Set(same)] } : {};
       const pair = {
         pair_id: p.pair_id,
         line: p.line,
         statement: clip(p.statement, STATEMENT_CHARS),
         source_id: p.source_id,
         ...(context ? { context: clip(context, STATEMENT_CHARS) } : {}),
+        // The best-ranked passage first: when another pair showed it, its pointer comes before a weaker
+        // second passage (trial 50 read the second, on another matter, as the pair's passage).
+        ...(bestIsPointer ? pointers : {}),
         passages: raw.map(fence),
         ...(from && from.length > 0 ? { passage_sources: from } : {}),
-        ...(same.length > 0 ? { same_passage_as: [...new Set(same)] } : {}),
+        ...(bestIsPointer ? {} : pointers),
         ...(shownBefore ? { shown_before: true } : {}),
         ...(verdict ? { verdict } : {}),
       };
@@ -177,7 +183,7 @@ export const auditReport = defineTool({
       };
       const notes: string[] = [];
       if (page.some((p) => p.same_passage_as !== undefined)) {
-        notes.push('same_passage_as: the pairs that showed this passage already, here or earlier; reshow: true repeats it.');
+        notes.push('same_passage_as: the pairs that showed this passage already, here or earlier (before passages when it ranks first); reshow: true repeats it.');
       }
       if (page.some((p) => p.shown_before)) {
         notes.push('shown_before: an earlier call showed this pair its passage; reshow: true repeats it.');

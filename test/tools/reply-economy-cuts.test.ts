@@ -86,6 +86,21 @@ describe('audit_report repeats', () => {
     expect(shown.pairs[1].same_passage_as).toEqual([a.pair_id]);
   });
 
+  it('lists the pointer before a weaker second passage when the best-ranked passage is one another pair showed (trial 50)', async () => {
+    const run_id = await setup('The Iceland trial cut hours to 35 a week [S1]. Read precisely, offices in the Iceland trial cut hours to 35 under arrangements negotiated by unions and managers [S1].');
+    const page = await call('audit_report', { run_id });
+    const [a, b] = page.pairs;
+    expect(fencedAround(a.passages[0], 'cut hours to 35')).toBe(true);
+    expect(b.same_passage_as).toEqual([a.pair_id]);
+    expect(b.passages).toHaveLength(1);
+    expect(fencedAround(b.passages[0], 'reported less stress')).toBe(true);
+    const keys = Object.keys(b);
+    expect(keys.indexOf('same_passage_as')).toBeLessThan(keys.indexOf('passages'));
+    expect(page.note).toMatch(/before passages when it ranks first/);
+    // A pointer that ranks second keeps its place after the pair's own passage.
+    expect(Object.keys(a).includes('same_passage_as')).toBe(false);
+  });
+
   it('keeps a context that says more than the pairs on the page', async () => {
     const run_id = await setup('Staff reported less stress, by their own account in interviews after the change [S1].');
     const page = await call('audit_report', { run_id });
