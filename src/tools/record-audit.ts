@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
+import { numbersOutsidePassage } from '../engine/audit-numbers.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
 import { renderAudit } from '../reports/audit.js';
 import type { ToolContext } from './context.js';
@@ -33,6 +34,7 @@ const outputSchema = () => ({
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
   not_supported: z.array(z.string()).describe('Pairs judged PARTIAL or UNSUPPORTED.'),
   cite: z.array(z.object({ line: z.number(), source_id: z.string() })).optional(),
+  check: z.array(z.object({ pair_id: z.string(), numbers: z.array(z.string()) })).optional().describe('SUPPORTED, but numbers not in passage or heading above it.'),
   audit_path: z.string(),
 });
 
@@ -41,7 +43,7 @@ export const recordAudit = defineTool({
   config: {
     title: 'Record claim audit verdicts',
     description:
-      'Records verdicts on pairs from audit_report; a passage not in the stored source is refused for that pair, the rest recorded. Writes audit.md. Returns recorded, refused, counts, not_supported, cite.',
+      'Records verdicts on audit_report pairs; a passage not in the stored source is refused for its pair. Writes audit.md. Returns recorded, refused, counts, not_supported, cite, check.',
     inputSchema,
     outputSchema,
     annotations: annotationsFor('write'),
@@ -68,12 +70,23 @@ export const recordAudit = defineTool({
       const counts = auditCounts(result.state, pairs);
       const verdictOf = (id: string) => result.state.verdicts[id]?.verdict;
       const notSupported = pairs.filter((p) => verdictOf(p.pair_id) === 'PARTIAL' || verdictOf(p.pair_id) === 'UNSUPPORTED').map((p) => p.pair_id);
+      // Numbers the passage does not hold are said for the auditor to check, not refused (audit-numbers.ts).
+      const recorded = new Set(result.recorded);
+      const check = verdicts.flatMap((v) => {
+        const pair = pairs.find((p) => p.pair_id === v.pair_id);
+        const sid = pair?.source_id ?? v.source_id;
+        if (!recorded.has(v.pair_id) || v.verdict !== 'SUPPORTED' || v.passage === undefined || !pair || !sid) return [];
+        const source = ctx.store.readSource(run.run_id, sid);
+        const numbers = source ? numbersOutsidePassage(pair.statement, v.passage, source) : [];
+        return numbers.length > 0 ? [{ pair_id: v.pair_id, numbers }] : [];
+      });
       return ok({
         recorded: result.recorded.length,
         refused: result.refused,
         counts,
         not_supported: notSupported,
         ...(result.cite.length > 0 ? { cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })) } : {}),
+        ...(check.length > 0 ? { check } : {}),
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });
     });
