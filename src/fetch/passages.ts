@@ -239,10 +239,12 @@ const MIN_LEFT_OUT = 160;
 /**
  * The page of `markdown` between `start` and `end` with the units in `skip` it holds whole left out, each
  * stretch of them replaced by a line saying how many characters: the reader has them in its context
- * (SPEC 11.1, reply economy). `left` counts the units left out.
+ * (SPEC 11.1, reply economy). `left` counts the units left out; `whole` gives the start of every unit the
+ * page holds whole, as `unitsWithin` does, from the same cut.
  */
-export function pageWithout(markdown: string, start: number, end: number, skip: ReadonlySet<number>): { content: string; left: number } {
-  const out = wholeUnits(markdown, start, end).filter((u) => skip.has(u.start));
+export function pageWithout(markdown: string, start: number, end: number, skip: ReadonlySet<number>): { content: string; left: number; whole: number[] } {
+  const units = wholeUnits(markdown, start, end);
+  const out = units.filter((u) => skip.has(u.start));
   // Neighbouring units with only whitespace between them make one stretch.
   const stretches: { from: number; to: number; units: number }[] = [];
   for (const u of out) {
@@ -261,7 +263,7 @@ export function pageWithout(markdown: string, start: number, end: number, skip: 
     at = s.to;
     left += s.units;
   }
-  return { content: content + markdown.slice(at, end), left };
+  return { content: content + markdown.slice(at, end), left, whole: units.map((u) => u.start) };
 }
 
 // --- sections -------------------------------------------------------------------------------------

@@ -125,8 +125,13 @@ export class RootIndex {
     return this.search.search(q);
   }
 
+  /** The indexed file behind document `id` (a `local:` key), if the index holds it. */
+  private fileOf(id: string): IndexedFile | undefined {
+    return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')];
+  }
+
   text(id: string): string | undefined {
-    return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')]?.text;
+    return this.fileOf(id)?.text;
   }
 
   /**
@@ -151,7 +156,7 @@ export class RootIndex {
 
   /** The title the index holds for document `id`. */
   title(id: string): string | undefined {
-    return this.files[id.slice(localKey(this.root.name, '').length).split('/').map(decodeSegment).join('/')]?.title;
+    return this.fileOf(id)?.title;
   }
 
   /** Searchable documents, and files that could not be read. */

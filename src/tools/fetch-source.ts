@@ -79,7 +79,7 @@ export const fetchSource = defineTool({
     const run = ctx.store.loadRun(args.run_id);
     if ((args.url === undefined) === (args.path === undefined)) throw new InputError('give exactly one of url (a web page) or path (a file in a folder the user allowed)');
     // Everything fetch-related loads on the first call, not at server start.
-    const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, pageWithout, sectionsShown, selectPassages, unitsWithin }, { fence, wrapUntrusted }] = await Promise.all([
+    const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, pageWithout, sectionsShown, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),
       import('../fetch/passages.js'),
       import('../fetch/untrusted.js'),
@@ -189,7 +189,8 @@ export const fetchSource = defineTool({
       }
       // What a reader was shown only spares a later reply; the source is stored, so a failed note (a full
       // disk) costs at most the outline once more and must not turn a stored page into a refusal.
-      await recordRead(ctx.store, run.run_id, source.id, args.thread, r.shown, round).catch(() => undefined);
+      // Passages are kept only for a thread (outline-reads.ts): a read without one notes the read alone.
+      await recordRead(ctx.store, run.run_id, source.id, args.thread, args.thread === undefined ? [] : r.shown, round).catch(() => undefined);
       return r.result;
     }
 
@@ -217,7 +218,7 @@ export const fetchSource = defineTool({
         content = without.content;
         skipped = without.left;
         // What a page shows is not repeated by a later focused read of this reader.
-        shown = unitsWithin(source.markdown, from, end);
+        shown = without.whole;
       } else {
         // Passages this reader was shown before are left out: it has them (SPEC 11.1, reply economy).
         const capped = args.focus !== undefined && args.max_chars === undefined;

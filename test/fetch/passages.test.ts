@@ -197,10 +197,11 @@ describe('pageFrom', () => {
     const p = pageFrom(PAGE, 0, 3000);
     const end = p.next_start_index ?? PAGE.length;
     const units = unitsWithin(PAGE, 0, end);
-    expect(pageWithout(PAGE, 0, end, new Set())).toEqual({ content: p.content, left: 0 });
+    expect(pageWithout(PAGE, 0, end, new Set())).toEqual({ content: p.content, left: 0, whole: units });
     const skip = new Set(units.slice(1, 3));
-    const { content, left } = pageWithout(PAGE, 0, end, skip);
+    const { content, left, whole } = pageWithout(PAGE, 0, end, skip);
     expect(left).toBe(2);
+    expect(whole).toEqual(units);
     // Two neighbouring units are one stretch, one line.
     expect(content.match(/\[… \d+ characters shown to you earlier in this round …\]/g)).toHaveLength(1);
     const [, keptBefore, keptAfter] = /^([\s\S]*)\[… \d+ characters shown to you earlier in this round …\]([\s\S]*)$/.exec(content) ?? [];
@@ -208,7 +209,7 @@ describe('pageFrom', () => {
     expect(p.content.endsWith(keptAfter!)).toBe(true);
     expect(content.length).toBeLessThan(p.content.length);
     // A unit outside the page is not its business.
-    expect(pageWithout(PAGE, 0, end, new Set([end + 1]))).toEqual({ content: p.content, left: 0 });
+    expect(pageWithout(PAGE, 0, end, new Set([end + 1]))).toEqual({ content: p.content, left: 0, whole: units });
   });
 
   it('returns nothing past the end, and clamps a negative start', () => {
