@@ -1,7 +1,7 @@
 // The passage of a document that a search result shows: the window where most of the query's words meet.
 
-// About what a web search engine shows of a result: enough to judge it, not to read it (fetch_source reads).
-const WINDOW = 200;
+// About what a web search engine shows of a result (some 160 characters): enough to judge it, not to read it (fetch_source reads).
+const WINDOW = 160;
 const MAX_HITS = 400;
 
 function words(q: string): string[] {

@@ -12,7 +12,7 @@ const inputSchema = () => ({
 
 const outputSchema = () => ({
   results: z.array(z.object({ title: z.string(), url: z.string(), snippet: z.string() })),
-  documents: z.array(z.object({ root: z.string(), count: z.number() })),
+  documents: z.array(z.object({ root: z.string(), count: z.number() })).optional(),
   notes: z.array(z.string()).optional(),
 });
 
@@ -47,9 +47,9 @@ export const searchSources = defineTool({
     // Titles and snippets are page text (SPEC 7): fenced, in both channels (the text is this same JSON).
     const structured: Record<string, unknown> = {
       results: found.results.map((r) => ({ title: fence(r.title), url: r.url, snippet: fence(r.snippet) })),
-      documents: found.documents,
       ...(found.notes.length > 0 ? { notes: found.notes } : {}),
-      ...(found.results.length === 0 ? { next_step: `No document matches "${args.query.slice(0, 100)}"; try other words, or the web.` } : {}),
+      // What was searched matters when nothing matched; with results it would repeat on every call (SPEC 11.1).
+      ...(found.results.length === 0 ? { documents: found.documents, next_step: `No document matches "${args.query.slice(0, 100)}"; try other words, or the web.` } : {}),
     };
     return ok(structured);
   },

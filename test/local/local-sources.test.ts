@@ -239,8 +239,12 @@ describe('search_sources', () => {
     expect(fencedAround(s.results[0]!.title, 'log.txt')).toBe(true);
     const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     expect(fencedAround(text, 'electronic horn')).toBe(true);
+    // What was searched is said only when nothing matched: with results it would repeat on every call.
+    expect(s.documents).toBeUndefined();
+    const none = await ok('search_sources', { query: 'xylophonic quasar' });
+    expect(none.results).toEqual([]);
     // Six readable files; the symlink out and the FIFO are not documents.
-    expect(s.documents).toEqual([{ root: 'local:harbour', count: 6 }]);
+    expect(none.documents).toEqual([{ root: 'local:harbour', count: 6 }]);
   });
 
   it('a file changed after the index was built is found by its new text', async () => {
@@ -259,7 +263,8 @@ describe('search_sources', () => {
   it("with run_id, the run's stored web and local sources are searched too", async () => {
     const s = await ok('search_sources', { query: 'breakwater budget euros', run_id: runId, limit: 3 });
     expect(s.results[0].url).toBe('local:harbour/minutes.docx');
-    expect(s.documents.map((d: { root: string }) => d.root)).toEqual(['local:harbour', runId]);
+    const none = await ok('search_sources', { query: 'xylophonic quasar', run_id: runId });
+    expect(none.documents.map((d: { root: string }) => d.root)).toEqual(['local:harbour', runId]);
   });
 
   it('the index lives in the cache folder, not in the artifacts', () => {

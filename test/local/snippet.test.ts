@@ -9,7 +9,7 @@ describe('snippetOf', () => {
     const text = `${filler(40)} The postrm script must only rely on essential packages when it is called with purge. ${filler(40)}`;
     const s = snippetOf(text, 'postrm essential packages purge');
     expect(s).toContain('postrm script must only rely on essential packages');
-    expect(s.length).toBeLessThanOrEqual(240);
+    expect(s.length).toBeLessThanOrEqual(200);
     expect(s.startsWith('…') && s.endsWith('…')).toBe(true);
   });
 
