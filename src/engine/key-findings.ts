@@ -49,9 +49,20 @@ export function namesSubject(subject: string, text: string): boolean {
   return wanted.every((w) => have.has(w));
 }
 
+/** The fact opens with the subject: its first content words are the subject's, in order ("dpkg-gensymbols …" does not open with "dpkg-shlibdeps"). */
+function opensWith(subject: string, text: string): boolean {
+  const content = (t: string) => terms(t).filter((w) => !isStopWord(w)).map(stem);
+  const wanted = content(subject);
+  const head = content(text).slice(0, wanted.length);
+  return wanted.length > 0 && wanted.every((w, i) => head[i] === w);
+}
+
 /**
- * The best grounded fact that names the subject, ranked as for sub-questions (closest to the subject's
- * `evidence` among ties). A subject whose facts name it in part ("WAL" and "checkpoint" for "WAL
+ * The best grounded fact that names the subject, ranked as for sub-questions. Among ties on confidence, the
+ * fact that is about the subject wins: one that opens with it, then one that names none of the thread's
+ * `others` subjects (trial 43 showed "Listing a package in LinkingTo suffices …; not in Depends or
+ * Imports" as the finding of Imports, the latest fact that merely mentioned it), then one closest to the
+ * subject's `evidence`. A subject whose facts name it in part ("WAL" and "checkpoint" for "WAL
  * checkpoint starvation") does not show `—`: when no fact names every content word, the fact naming the
  * largest share of them wins, if that is more than half; a fact from a round that targeted the subject
  * first among equals. A fact that names none of the subject's words is never shown as its finding, whatever round
@@ -60,10 +71,12 @@ export function namesSubject(subject: string, text: string): boolean {
 export function subjectKeyFinding<F extends FindingFact>(
   subject: string,
   facts: readonly F[],
-  o: { evidence?: string | undefined; targetedRounds?: readonly number[] } = {},
+  o: { evidence?: string | undefined; targetedRounds?: readonly number[]; others?: readonly string[] } = {},
 ): F | undefined {
   const near = closeness<F>(o.evidence);
-  const named = best(facts, (f) => namesSubject(subject, f.fact), near);
+  const others = (o.others ?? []).filter((x) => x !== subject);
+  const about = (f: F) => (opensWith(subject, f.fact) ? 4 : 0) + (others.some((x) => namesSubject(x, f.fact)) ? 0 : 2) + near(f);
+  const named = best(facts, (f) => namesSubject(subject, f.fact), about);
   if (named) return named;
   const rounds = new Set(o.targetedRounds ?? []);
   return best(

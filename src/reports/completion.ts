@@ -132,7 +132,7 @@ export function renderCompletionReport(
         computed_finding: support ? computed : 'same',
       };
     }),
-    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts, { evidence: s.evidence, targetedRounds: state.rounds.filter((r) => r.targeted_subjects.includes(s.name)).map((r) => r.round) })) })),
+    subjects: state.subjects.map((s) => ({ name: cell(s.name), rounds: s.rounds, status: s.status, key_finding: finding(subjectKeyFinding(s.name, state.facts, { evidence: s.evidence, targetedRounds: state.rounds.filter((r) => r.targeted_subjects.includes(s.name)).map((r) => r.round), others: state.subjects.map((o) => o.name) })) })),
     fact_groups: factGroups,
     has_sources: sources.length > 0,
     sources,

@@ -68,3 +68,37 @@ describe('issue 17, item 4', () => {
     expect(subjectKeyFinding('Svartedalen', facts)).toBeUndefined();
   });
 });
+
+describe('a subject shows a fact about it, not one that mentions it (trial 43)', () => {
+  // The facts of trial 43's first thread, in record order, all VERIFIED and from one round.
+  const subjects = ['Depends', 'Imports', 'Suggests', 'LinkingTo'];
+  const facts = [
+    'Depends lists packages this package depends on; they are attached before the current package when library or require is called.',
+    'Imports lists packages whose namespaces are imported from (as specified in NAMESPACE) but which need not be attached.',
+    'Version requirements in Imports are checked when the namespace is loaded; packages in Depends should not also be in Imports.',
+    'Suggests uses the same syntax as Depends and lists packages not necessarily needed, such as those used only in examples, tests or vignettes.',
+    'Version requirements for Suggests can be given but should be checked by the code that uses the package.',
+    'A package using header files from other packages to compile C/C++ code declares them in LinkingTo.',
+    'LinkingTo applies only to installation; packages whose headers are needed to compile code in tests or vignettes must be in Suggests or perhaps Depends.',
+    'Listing a package in LinkingTo suffices for header-only or statically linked code; such packages usually should not be listed in Depends or Imports.',
+    'Depends should nowadays be used rarely, only for packages meant to be put on the search path for the end user.',
+  ].map((t) => f(t, { confidence: 'VERIFIED' }));
+  const finding = (s: string, others: readonly string[] = subjects) => subjectKeyFinding(s, facts, { targetedRounds: [1], others })?.fact;
+
+  it('prefers the fact that opens with the subject, then one that names no other subject', () => {
+    expect(finding('Imports')).toMatch(/^Imports lists packages/);
+    expect(finding('Suggests')).toMatch(/^Suggests uses the same syntax/);
+    expect(finding('LinkingTo')).toMatch(/^LinkingTo applies only/);
+    // Two facts open with Depends and name no other subject: the later one, as among any equals.
+    expect(finding('Depends')).toMatch(/^Depends should nowadays/);
+  });
+
+  it('without the other subjects, a fact that opens with the subject still wins over a later mention', () => {
+    expect(finding('Imports', [])).toMatch(/^Imports lists packages/);
+  });
+
+  it('confidence still comes first', () => {
+    const mixed = [f('Imports lists packages whose namespaces are imported.'), f('Packages in Depends should not also be in Imports.', { confidence: 'VERIFIED' })];
+    expect(subjectKeyFinding('Imports', mixed, { others: subjects })?.fact).toMatch(/^Packages in Depends/);
+  });
+});
