@@ -85,8 +85,10 @@ export const recordAudit = defineTool({
         refused: result.refused,
         counts,
         not_supported: notSupported,
-        ...(result.cite.length > 0 ? { cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })) } : {}),
-        ...(check.length > 0 ? { check } : {}),
+        // Always present, empty or not: the audit prose acts on both, and three trial auditors (54, 57, 59)
+        // could not tell "none" from a key the reply lacked.
+        cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })),
+        check,
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });
     });

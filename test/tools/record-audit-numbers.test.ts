@@ -35,5 +35,8 @@ it('lists a SUPPORTED pair whose number is in neither its passage nor a heading 
   expect(r.check).toEqual([{ pair_id: wrong.pair_id, numbers: ['4.1.0'] }]);
   // The text channel is the same JSON.
   const raw = await h.call('record_audit', { run_id, verdicts: [{ pair_id: right.pair_id, verdict: 'SUPPORTED', passage: PASSAGE }] });
-  expect(JSON.parse((raw.content[0] as { text: string }).text).check).toBeUndefined();
+  // Nothing to check is said as an empty list, not left out (trials 54, 57 and 59 could not tell the two apart).
+  const text = JSON.parse((raw.content[0] as { text: string }).text);
+  expect(text.check).toEqual([]);
+  expect(text.cite).toEqual([]);
 });
