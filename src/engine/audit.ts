@@ -60,7 +60,8 @@ export function emptyAudit(): AuditState {
 
 /**
  * Records what can be recorded and refuses the rest, each with a reason that says what to send instead.
- * `sourceText(id)` is the stored markdown of a source, or undefined when there is none.
+ * `sourceText(id)` is the stored markdown of a source, or undefined when there is none; `sourceTitle(id)` its
+ * title, which is not stored text: a passage taken from it is refused with a reason that says so.
  */
 export function applyVerdicts(
   state: AuditState,
@@ -68,6 +69,7 @@ export function applyVerdicts(
   pairs: readonly AuditPair[],
   sourceText: (id: string) => string | undefined,
   reportSha256?: string,
+  sourceTitle?: (id: string) => string | undefined,
 ): { state: AuditState; recorded: string[]; refused: { pair_id: string; why: string }[]; cite: { pair_id: string; line: number; source_id: string }[] } {
   const byId = new Map(pairs.map((p) => [p.pair_id, p]));
   const projected = new Map<string, string>();
@@ -126,7 +128,13 @@ export function applyVerdicts(
         continue;
       }
       if (!quoteFoundIn(passage, text)) {
-        refused.push({ pair_id: v.pair_id, why: `the passage is not in the stored text of ${source}; copy it verbatim from audit_report or fetch_source` });
+        const title = sourceTitle?.(source);
+        // Trial 57's auditor quoted a page's title, which fetch_source shows beside the text but is not in it.
+        const why =
+          title !== undefined && quoteFoundIn(passage, projectForMatching(title))
+            ? `the passage is ${source}'s title, which is not part of its stored text; quote the page's own text, or mark the pair PARTIAL or UNSUPPORTED if only the title says it`
+            : `the passage is not in the stored text of ${source}; copy it verbatim from audit_report or fetch_source`;
+        refused.push({ pair_id: v.pair_id, why });
         continue;
       }
     }

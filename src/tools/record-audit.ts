@@ -58,7 +58,8 @@ export const recordAudit = defineTool({
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
       // A passage copied from audit_report's structured pairs still carries its fence (SPEC 7).
       const verdicts = args.verdicts.map((v) => (v.passage === undefined ? v : { ...v, passage: unfence(v.passage) }));
-      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), verdicts, pairs, sourceText, createHash('sha256').update(report.text).digest('hex'));
+      const sourceTitle = (id: string) => ctx.store.readSource(run.run_id, id)?.title;
+      const result = applyVerdicts(ctx.store.loadAudit(run.run_id), verdicts, pairs, sourceText, createHash('sha256').update(report.text).digest('hex'), sourceTitle);
       const urls = new Map<string, string>();
       const ids = [...pairs.map((p) => p.source_id), ...(result.state.history ?? []).map((v) => v.source_id), ...Object.values(result.state.verdicts).map((v) => v.source_id)];
       for (const id of new Set(ids.flatMap((x) => (x === null ? [] : [x])))) {
