@@ -18,7 +18,8 @@ describe('extractReadable', () => {
     const page = html(
       `<nav><a href="/">Home</a> <a href="/about">About</a></nav>
        <article><h1>Field notes</h1><p>${PROSE}</p><p>See <a href="../refs/one.html">the first reference</a>
-       and <a href="#fn1">a footnote</a>. <img src="img/chart.png" alt="Chart"></p><p>${PROSE}</p>
+       and <a href="#fn1">a footnote</a>, <a href="/articles/page.html#s2" title="Section 2 of these notes">its section</a>
+       and <a href="../refs/two.html" title="Second reference">another</a>. <img src="img/chart.png" alt="Chart" title="Output by year"></p><p>${PROSE}</p>
        <table><thead><tr><th>Year</th><th>Output</th></tr></thead><tbody><tr><td>2019</td><td>1.2</td></tr><tr><td>2020</td><td>1.5</td></tr></tbody></table>
        <p>${PROSE}</p></article><footer>© footer text</footer>`,
       '<title>Field notes | Example</title>',
@@ -28,7 +29,9 @@ describe('extractReadable', () => {
     expect(r.title).toMatch(/Field notes/);
     expect(r.markdown).toContain('[the first reference](https://example.org/refs/one.html)');
     expect(r.markdown).toContain('![Chart](https://example.org/articles/img/chart.png)');
-    expect(r.markdown).toContain('[a footnote](#fn1)');
+    // A link into the page itself keeps its text only, and no title attribute is kept: neither is text the page shows.
+    expect(r.markdown).toContain('and a footnote, its section and [another](https://example.org/refs/two.html).');
+    expect(r.markdown).not.toMatch(/Section 2 of|Second reference|Output by year/);
     expect(r.markdown).toMatch(/\| Year \| Output \|\n\| --- \| --- \|\n\| 2019 \| 1\.2 \|/);
     expect(r.markdown).not.toContain('<table');
   });
@@ -247,7 +250,10 @@ describe('Readability fixture corpus over a local server', () => {
       const want = [
         ...Array.from(d.querySelectorAll('a[href]')).map((a) => a.getAttribute('href') ?? ''),
         ...Array.from(d.querySelectorAll('img[src]')).map((i) => i.getAttribute('src') ?? ''),
-      ].map((u) => u.replace('http://fakehost', single.origin));
+      ]
+        .map((u) => u.replace('http://fakehost', single.origin))
+        // A link into the page itself keeps its text only.
+        .filter((u) => !u.startsWith('#') && !u.startsWith(`${single.origin}/test/page.html#`));
       expect(want.length).toBeGreaterThan(3);
       for (const u of want) expect(r.markdown, u).toContain(`(${u})`);
       expect(r.markdown).not.toMatch(/\]\((?!https?:|#|mailto:)/);

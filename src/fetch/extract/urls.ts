@@ -33,14 +33,18 @@ export function pageAddress(url: string): string {
   }
 }
 
-/** Makes links and images absolute (linkedom has no document URL, so nothing else will) and drops unsafe ones. */
+/**
+ * Makes links and images absolute (linkedom has no document URL, so nothing else will) and drops unsafe ones.
+ * A link into the page itself keeps only its text, and no link or image keeps a `title` attribute: neither is
+ * text the page shows, and on a Sphinx manual page they were a fifth of the stored text (trial 59:
+ * [`LogRecord`](…#logging.LogRecord "logging.LogRecord") for every cross-reference).
+ */
 export function absolutise(root: DomElement, base: URL | undefined, pageHref: string): void {
+  for (const el of Array.from(root.querySelectorAll('a[title], img[title], area[title]'))) el.removeAttribute('title');
   for (const a of Array.from(root.querySelectorAll('a[href], area[href]'))) {
     const href = (a.getAttribute('href') ?? '').trim();
-    // In-page anchors stay relative unless a <base> points them at another document.
-    if (href.startsWith('#') && (!base || base.href.split('#')[0] === pageHref)) continue;
-    const abs = resolve(href, base);
-    if (abs && /^(https?|mailto|ftp):/i.test(abs)) a.setAttribute('href', abs);
+    const abs = href.startsWith('#') && (!base || base.href.split('#')[0] === pageHref) ? undefined : resolve(href, base);
+    if (abs && /^(https?|mailto|ftp):/i.test(abs) && pageAddress(abs) !== pageHref) a.setAttribute('href', abs);
     else a.removeAttribute('href');
   }
   for (const img of Array.from(root.querySelectorAll('img[src], source[src], video[src], audio[src]'))) {
