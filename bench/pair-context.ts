@@ -12,7 +12,7 @@
 // Rankings: old = the statement alone, a long sentence cut to its head (main before issue 17); main = with
 // the pair's ranking context (701a85c); now = as main, a long sentence (a code block, a signature) cut to
 // the stretch holding most of the statement's words, widened only by sentences that share a word with the
-// statement (as audit_report asks, issue 23); the mean length of the first passage is given for main's
+// statement, the passage holding most of the statement's words first among the best three (as audit_report asks, issue 23); the mean length of the first passage is given for main's
 // widening (any neighbour) and now's. Same report, sources and BM25 index throughout.
 //
 //   tsx bench/pair-context.ts [run-dir ...]     (also `npm run bench pair-context`)
@@ -34,7 +34,7 @@ const PASSAGE_CHARS = 360;
 
 const HEAD: PassageOptions = { longSentence: 'head' };
 /** As audit_report ranks a pair's passages. */
-const AUDIT: PassageOptions = { widen: 'matching' };
+const AUDIT: PassageOptions = { widen: 'matching', order: 'strength' };
 
 /** Pairs whose first passage holds the judge's support, per ranking. */
 export interface JudgedFigures {

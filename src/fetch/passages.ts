@@ -525,7 +525,16 @@ export interface PassageOptions {
    * next topic cost the auditor a ninth of each passage and held the support for none more pairs (bench/pair-context.ts).
    */
   widen?: 'all' | 'matching';
+  /**
+   * Among the best few units by BM25, the passage that holds more of the statement's own words comes first
+   * (`strength`): BM25 rewards a unit that repeats the statement's common words, and trial 59's auditor was
+   * shown "When a logger is created, the level is set to NOTSET" for "A new handler has level NOTSET".
+   */
+  order?: 'score' | 'strength';
 }
+
+/** How many of the best units by BM25 `order: 'strength'` reorders. */
+const REORDERED = 3;
 
 /**
  * As `rankedPassages`, over the units of several sources ranked together (one BM25 index, so that scores
@@ -592,8 +601,8 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
         .map((x, i) => ({ ...x, score: scores[i] ?? 0, i }))
         .filter((x) => x.score > 0)
         .sort((a, b) => b.score - a.score || a.i - b.i)
-        .slice(0, count);
-      return best
+        .slice(0, options.order === 'strength' ? Math.max(count, REORDERED) : count);
+      const ranked = best
         .map((x) => ({
           source_id: x.s.id,
           passage: around(x.s.markdown.slice(x.u.start, x.u.end), query, maxChars, options.longSentence ?? 'window', holdingQuote(holds.get(x.i), options.sentenceWeight), options.widen ?? 'all'),
@@ -602,6 +611,10 @@ export function passageIndex(sources: readonly { id: string; markdown: string }[
           unit: `${x.s.id}@${x.u.start}`,
         }))
         .filter((p) => p.passage !== '');
+      if (options.order !== 'strength') return ranked;
+      // Stable: among passages of equal strength, BM25's order stands.
+      const strength = new Map(ranked.map((p) => [p, passageStrength(p.passage, statement)]));
+      return [...ranked].sort((a, b) => (strength.get(b) ?? 0) - (strength.get(a) ?? 0)).slice(0, count);
     },
   };
 }

@@ -104,7 +104,7 @@ export const auditReport = defineTool({
         const pool = p.source_id === null ? allSources() : source ? [{ id: p.source_id, markdown: source.markdown }] : [];
         // One passage holds the support for most pairs; a second only when asked, or when the first is weak
         // by the ranker's own score (SPEC 11.1, reply economy).
-        let found = rankedPassagesAcross(pool, p.statement, 2, PASSAGE_CHARS, ranking, { widen: 'matching' });
+        let found = rankedPassagesAcross(pool, p.statement, 2, PASSAGE_CHARS, ranking, { widen: 'matching', order: 'strength' });
         const [best] = found;
         if (args.passages !== 2 && best && passageStrength(best.passage, p.statement) >= WEAK_PASSAGE) found = [best];
         if (p.source_id === null) from = found.map((x) => x.source_id);

@@ -154,3 +154,30 @@ describe('passages over numbered steps with fenced calls (trial 24)', () => {
   });
 });
 
+
+describe("order: 'strength' (trial 59)", () => {
+  // Python's logging reference, abridged: the logger paragraph repeats the statement's common words and wins
+  // on BM25; the handler paragraph holds more of the statement's own words.
+  const page = [
+    '## Logger objects',
+    '',
+    'setLevel(level) Sets the threshold for this logger to level. Logging messages which are less severe than level will be ignored; logging messages which have severity level or higher will be emitted by whichever handler or handlers service this logger, unless a handler’s level has been set to a higher severity level than level. When a logger is created, the level is set to `NOTSET` (which causes all messages to be processed when the logger is the root logger, or delegation to the parent when the logger is a non-root logger). Note that the root logger is created with level `WARNING`. The term delegation to the parent means that if a logger has a level of NOTSET, its chain of ancestor loggers is traversed until either an ancestor with a level other than NOTSET is found, or the root is reached. If an ancestor is found with a level other than NOTSET, then that ancestor’s level is treated as the effective level of the logger where the ancestor search began, and is used to determine how a logging event is handled. If the root is reached, and it has a level of NOTSET, then all messages will be processed. Otherwise, the root’s level will be used as the effective level.',
+    '',
+    '## Handler objects',
+    '',
+    'setLevel(level) Sets the threshold for this handler to level. Logging messages which are less severe than level will be ignored. When a handler is created, the level is set to `NOTSET` (which causes all messages to be processed).',
+    // As on the real page, handlers are named everywhere, so the word weighs little against NOTSET.
+    ...['StreamHandler', 'FileHandler', 'NullHandler', 'WatchedFileHandler', 'RotatingFileHandler', 'SocketHandler', 'SysLogHandler', 'SMTPHandler', 'MemoryHandler', 'HTTPHandler', 'QueueHandler'].flatMap((h) => ['', `The ${h} class is a handler that sends logging output to its own kind of destination.`]),
+  ].join('\n');
+  const statement = 'A new handler has level `NOTSET`, which causes all messages to be processed';
+
+  it('puts the passage holding more of the statement first, among the best few by BM25', () => {
+    const [byStrength] = rankedPassages(page, statement, 2, 360, undefined, { widen: 'matching', order: 'strength' });
+    expect(byStrength).toMatch(/When a handler is created/);
+    // The order by score alone is what the option changes.
+    const byScore = rankedPassages(page, statement, 2, 360, undefined, { widen: 'matching' });
+    expect(byScore).toHaveLength(2);
+    expect(byScore[0]).toMatch(/When a logger is created/);
+    expect(new Set(rankedPassages(page, statement, 2, 360, undefined, { widen: 'matching', order: 'strength' }))).toEqual(new Set(byScore));
+  });
+});
