@@ -36,7 +36,7 @@ export function pageAddress(url: string): string {
 /**
  * Makes links and images absolute (linkedom has no document URL, so nothing else will) and drops unsafe ones.
  * A link into the page itself keeps only its text, and no link or image keeps a `title` attribute: neither is
- * text the page shows, and on a Sphinx manual page they were a fifth of the stored text (trial 59:
+ * text the page shows, and on a Sphinx manual page they were a tenth of the stored text (trial 59:
  * [`LogRecord`](…#logging.LogRecord "logging.LogRecord") for every cross-reference).
  */
 export function absolutise(root: DomElement, base: URL | undefined, pageHref: string): void {
