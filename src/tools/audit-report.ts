@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { auditCounts } from '../engine/audit.js';
 import { contextAdds, passageKey } from '../engine/audit-repeats.js';
 import { auditPairs, contextText, parseReport, rankingContext } from '../engine/statements.js';
+import { clipAtWord } from '../engine/text.js';
 import type { ToolContext } from './context.js';
 import { rememberShown } from './outline-reads.js';
 import { readReport } from './report-file.js';
@@ -131,9 +132,9 @@ export const auditReport = defineTool({
       const pair = {
         pair_id: p.pair_id,
         line: p.line,
-        statement: clip(p.statement, STATEMENT_CHARS),
+        statement: clipAtWord(p.statement, STATEMENT_CHARS),
         source_id: p.source_id,
-        ...(context ? { context: clip(context, STATEMENT_CHARS) } : {}),
+        ...(context ? { context: clipAtWord(context, STATEMENT_CHARS) } : {}),
         // The best-ranked passage first: when another pair showed it, its pointer comes before a weaker
         // second passage (trial 50 read the second, on another matter, as the pair's passage).
         ...(bestIsPointer ? pointers : {}),
@@ -200,11 +201,3 @@ export const auditReport = defineTool({
     }
   },
 });
-
-/** A sentence cut at a word within `max` characters, marked, so one long report line cannot fill a page. */
-function clip(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const cut = s.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
-}

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { applyVerdicts, auditCounts, VERDICTS } from '../engine/audit.js';
 import { numbersOutsidePassage } from '../engine/audit-numbers.js';
 import { auditPairs, parseReport } from '../engine/statements.js';
+import { clipAtWord } from '../engine/text.js';
 import { renderAudit } from '../reports/audit.js';
 import type { ToolContext } from './context.js';
 import { readReport, REPORT_NAME } from './report-file.js';
@@ -11,6 +12,9 @@ import { unfence } from '../fetch/untrusted.js';
 import { annotationsFor, fail, ok } from './result.js';
 import { runId } from './schemas.js';
 import { defineTool } from './tool.js';
+
+/** An uncited sentence as `cite` names it: enough to find it on its line. */
+const CITE_SENTENCE_CHARS = 300;
 
 const inputSchema = () => ({
   run_id: runId(),
@@ -33,7 +37,7 @@ const outputSchema = () => ({
   refused: z.array(z.object({ pair_id: z.string(), why: z.string() })),
   counts: z.object({ supported: z.number(), partial: z.number(), unsupported: z.number(), unaudited: z.number() }),
   not_supported: z.array(z.string()).describe('Pairs judged PARTIAL or UNSUPPORTED.'),
-  cite: z.array(z.object({ line: z.number(), source_id: z.string() })).optional(),
+  cite: z.array(z.object({ line: z.number(), source_id: z.string(), sentence: z.string() })).optional(),
   check: z.array(z.object({ pair_id: z.string(), numbers: z.array(z.string()) })).optional().describe('SUPPORTED, but numbers not in passage or heading above it.'),
   audit_path: z.string(),
 });
@@ -55,6 +59,7 @@ export const recordAudit = defineTool({
       const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd);
       if (report.text === undefined) return fail(`no report at ${report.shown}; write the report, then audit_report, then record_audit`);
       const pairs = auditPairs(parseReport(report.text));
+      const byId = new Map(pairs.map((p) => [p.pair_id, p]));
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
       // A passage copied from audit_report's structured pairs still carries its fence (SPEC 7).
       const verdicts = args.verdicts.map((v) => (v.passage === undefined ? v : { ...v, passage: unfence(v.passage) }));
@@ -88,7 +93,8 @@ export const recordAudit = defineTool({
         not_supported: notSupported,
         // Always present, empty or not: the audit prose acts on both, and three trial auditors (54, 57, 59)
         // could not tell "none" from a key the reply lacked.
-        cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id })),
+        // The sentence itself: a report line holds several (trial 61 had to find which of five needed the citation).
+        cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id, sentence: clipAtWord(byId.get(c.pair_id)?.statement ?? '', CITE_SENTENCE_CHARS) })),
         check,
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });

@@ -270,7 +270,8 @@ describe('uncited statements (issue 17 acceptance)', () => {
     expect(wrong.refused[0].why).toMatch(/not in the stored text of S1/);
 
     const rec = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE, source_id: 'S3' }] });
-    expect(rec).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3' }] });
+    // The sentence itself comes with its line: a line may hold several (trial 61).
+    expect(rec).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3', sentence: UNCITED }] });
     expect(fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8')).toContain(`| 8 | ${UNCITED} | uncited (found in [S3](sources/S3.md) <https://example.org/py312>) | SUPPORTED | ${PASSAGE} | — |`);
     // Found but not yet cited: still a problem, which now names the source to cite.
     const v2 = await h.ok('verify_report', { run_id });
