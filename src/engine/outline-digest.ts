@@ -14,8 +14,8 @@ function depthOf(line: string): number {
 
 /**
  * At most `max` lines: every entry down to the deepest level whose entries, with all shallower ones, fit
- * (in document order), as many of the next level's as the rest of `max` holds, spread evenly over the
- * document, then a line saying how many deeper entries were left and where they show. When even
+ * (in document order); when those fill less than half of `max`, entries of the next level up to half,
+ * spread evenly over the document; then a line saying how many deeper entries were left and where they show. When even
  * the top level does not fit, its first `max - 1` entries and a count of the rest.
  */
 export function outlineDigest(lines: readonly string[], max: number): string[] {
@@ -34,12 +34,13 @@ export function outlineDigest(lines: readonly string[], max: number): string[] {
     return [...top.slice(0, max - 1), `… ${kept.length - (max - 1)} more entries`];
   }
   const limit = deepest;
-  // Room the whole levels leave is filled from the next level, spread over the document rather than its
-  // head (trial 62: the Logging Cookbook, one title over 49 sections, showed the title alone).
+  // An outline of whole levels that uses less than half of `max` is filled to half from the next level,
+  // spread over the document rather than its head (trial 62: the Logging Cookbook, one title over 49
+  // sections, showed the title alone). Only to half: each entry is paid for on every first read.
   const next = levels.find((l) => l > limit);
   const within = depths.filter((d) => d <= limit).length;
   const candidates = next === undefined ? [] : kept.flatMap((_, i) => (depths[i] === next ? [i] : []));
-  const room = Math.min(candidates.length, max - 1 - within);
+  const room = Math.max(0, Math.min(candidates.length, Math.ceil(max / 2) - 1 - within));
   const extra = new Set<number>();
   for (let k = 0; k < room; k++) extra.add(candidates[Math.floor((k * candidates.length) / room)] as number);
   const shown = kept.filter((_, i) => (depths[i] as number) <= limit || extra.has(i));
