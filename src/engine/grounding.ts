@@ -68,6 +68,8 @@ export function plainTextProjection(markdown: string): string {
   s = s.replace(/^ {0,3}(?:```|~~~).*$/gm, '');
   s = s.replace(/^ {0,3}\[[^\]\n]+\]:\s*\S+(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*$/gm, '');
   s = s.replace(/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/gm, '');
+  // The same row flattened into a line, as a table passage quoted back on one line carries it (trial 63).
+  s = s.replace(/\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+/g, '|');
   s = s.replace(/^ {0,3}([-*_])(?:\s*\1){2,}\s*$/gm, '');
 
   // Images first, so a linked image "[![alt](img)](url)" becomes a link around "alt".

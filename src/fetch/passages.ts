@@ -665,6 +665,8 @@ function around(unit: string, query: ReadonlyMap<string, number>, maxChars: numb
     .filter((l) => !/^ {0,3}#{1,6}(\s|$)/.test(l))
     // A thematic break is not text a source states.
     .filter((l) => !/^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/.test(l))
+    // Nor is a table's delimiter row; flattened into the passage it only reads as dashes (trial 63).
+    .filter((l) => !/^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(l))
     // Bullet and quote markers go, as in the grounding projection, so a passage quoted back is found; a
     // step's number stays, as the projection keeps it.
     .map((l) => l.replace(/^\s*(?:>\s?)*(?:[-*+]\s+)?/, ''))

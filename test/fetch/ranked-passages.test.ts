@@ -181,3 +181,30 @@ describe("order: 'strength' (trial 59)", () => {
     expect(new Set(rankedPassages(page, statement, 2, 360, undefined, { widen: 'matching', order: 'strength' }))).toEqual(new Set(byScore));
   });
 });
+
+describe('passages over a table (trial 63)', () => {
+  // Python's logging reference: the level table, whose passage was refused when copied back on one line.
+  const TABLE = [
+    '## Logging Levels',
+    '',
+    'The numeric values of logging levels are given in the following table.',
+    '',
+    '| Level | Numeric value | What it means / When to use it |',
+    '| --- | --- | --- |',
+    '| `logging.NOTSET` | 0 | When set on a logger, indicates that ancestor loggers are to be consulted. |',
+    '| `logging.CRITICAL` | 50 | A serious error, indicating that the program itself may be unable to continue running. |',
+  ].join('\n');
+
+  it('leaves the delimiter row out of the passage, and the passage is grounded as shown on one line', () => {
+    const [p] = rankedPassages(TABLE, 'CRITICAL has the numeric value 50', 1, 420);
+    expect(p).toContain('CRITICAL');
+    expect(p).not.toMatch(/-{3}/);
+    expect(p).not.toContain('\n');
+    expect(quoteFound(p!, TABLE)).toBe(true);
+  });
+
+  it('grounds a table quoted back flattened with its delimiter row, as audit_report used to show it', () => {
+    expect(quoteFound('| Level | Numeric value | What it means / When to use it | | --- | --- | --- | | `logging.NOTSET` | 0 |', TABLE)).toBe(true);
+    expect(quoteFound('| Level | Numeric value | | :---: | ---: | | `logging.CRITICAL` | 50 |', TABLE)).toBe(false);
+  });
+});
