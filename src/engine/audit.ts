@@ -70,7 +70,7 @@ export function applyVerdicts(
   sourceText: (id: string) => string | undefined,
   reportSha256?: string,
   sourceTitle?: (id: string) => string | undefined,
-): { state: AuditState; recorded: string[]; refused: { pair_id: string; why: string }[]; cite: { pair_id: string; line: number; source_id: string }[] } {
+): { state: AuditState; recorded: string[]; refused: { pair_id: string; why: string }[] } {
   const byId = new Map(pairs.map((p) => [p.pair_id, p]));
   const projected = new Map<string, string>();
   const project = (id: string): string | undefined => {
@@ -88,7 +88,6 @@ export function applyVerdicts(
   if (Object.keys(state.verdicts).length > 0 && reportSha256 !== undefined && state.report_sha256 !== undefined && reportSha256 !== state.report_sha256) pass += 1;
   const recorded: string[] = [];
   const refused: { pair_id: string; why: string }[] = [];
-  const cite: { pair_id: string; line: number; source_id: string }[] = [];
   for (const v of inputs) {
     const pair = byId.get(v.pair_id);
     if (!pair) {
@@ -152,14 +151,13 @@ export function applyVerdicts(
       // The pair the sentence becomes once the writer cites the source at its end is already judged.
       const carried = pairId(pair.statement, source);
       verdicts[carried] = { ...record, pair_id: carried, carried: true };
-      cite.push({ pair_id: pair.pair_id, line: pair.line, source_id: source });
     }
   }
   const next: AuditState = { version: 1, verdicts, pass };
   const sha = reportSha256 ?? state.report_sha256;
   if (sha !== undefined) next.report_sha256 = sha;
   if (history.length > 0) next.history = history;
-  return { state: next, recorded, refused, cite };
+  return { state: next, recorded, refused };
 }
 
 /**

@@ -59,7 +59,6 @@ export const recordAudit = defineTool({
       const report = readReport(ctx.store, run.run_id, undefined, ctx.cwd);
       if (report.text === undefined) return fail(`no report at ${report.shown}; write the report, then audit_report, then record_audit`);
       const pairs = auditPairs(parseReport(report.text));
-      const byId = new Map(pairs.map((p) => [p.pair_id, p]));
       const sourceText = (id: string) => ctx.store.readSource(run.run_id, id)?.markdown;
       // A passage copied from audit_report's structured pairs still carries its fence (SPEC 7).
       const verdicts = args.verdicts.map((v) => (v.passage === undefined ? v : { ...v, passage: unfence(v.passage) }));
@@ -94,7 +93,12 @@ export const recordAudit = defineTool({
         // Always present, empty or not: the audit prose acts on both, and three trial auditors (54, 57, 59)
         // could not tell "none" from a key the reply lacked.
         // The sentence itself: a report line holds several (trial 61 had to find which of five needed the citation).
-        cite: result.cite.map((c) => ({ line: c.line, source_id: c.source_id, sentence: clipAtWord(byId.get(c.pair_id)?.statement ?? '', CITE_SENTENCE_CHARS) })),
+        // Every uncited sentence of the report the audit found a source for, not only this call's: a model
+        // that read only the last reply missed one (trial 62).
+        cite: pairs.flatMap((p) => {
+          const v = result.state.verdicts[p.pair_id];
+          return p.source_id === null && v?.verdict === 'SUPPORTED' && v.source_id ? [{ line: p.line, source_id: v.source_id, sentence: clipAtWord(p.statement, CITE_SENTENCE_CHARS) }] : [];
+        }),
         check,
         audit_path: shownPath(ctx, written[0] ?? `${run.run_id}/audit.md`),
       });

@@ -272,6 +272,9 @@ describe('uncited statements (issue 17 acceptance)', () => {
     const rec = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: u.pair_id, verdict: 'SUPPORTED', passage: PASSAGE, source_id: 'S3' }] });
     // The sentence itself comes with its line: a line may hold several (trial 61).
     expect(rec).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3', sentence: UNCITED }] });
+    // A later call still lists it while the sentence stands uncited: a model reading only the last reply saw none (trial 62).
+    const later = await h.ok('record_audit', { run_id, verdicts: [{ pair_id: a.pairs[0].pair_id, verdict: 'SUPPORTED', passage: PASS_ICELAND }] });
+    expect(later).toMatchObject({ recorded: 1, refused: [], cite: [{ line: 8, source_id: 'S3', sentence: UNCITED }] });
     expect(fs.readFileSync(path.join(h.root, run_id, 'audit.md'), 'utf8')).toContain(`| 8 | ${UNCITED} | uncited (found in [S3](sources/S3.md) <https://example.org/py312>) | SUPPORTED | ${PASSAGE} | — |`);
     // Found but not yet cited: still a problem, which now names the source to cite.
     const v2 = await h.ok('verify_report', { run_id });
@@ -281,6 +284,9 @@ describe('uncited statements (issue 17 acceptance)', () => {
     write(run_id, withPython([SPLIT, '', TOPIC, UNCITED.replace(/\.$/, ' [S3].')], true));
     const v3 = await h.ok('verify_report', { run_id });
     expect(v3).toMatchObject({ ok: true, problems: [], uncited: [], pairs: 3, audit: { supported: 3, partial: 0, unsupported: 0, unaudited: 0 } });
+    // Cited now: no longer listed.
+    const cited = (await h.ok('audit_report', { run_id, reshow: true })).pairs.find((p: any) => p.source_id === 'S3');
+    expect((await h.ok('record_audit', { run_id, verdicts: [{ pair_id: cited.pair_id, verdict: 'SUPPORTED', passage: PASSAGE }] })).cite).toEqual([]);
   });
 });
 
