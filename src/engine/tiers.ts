@@ -29,5 +29,10 @@ export function threadCapNote(threads: number, depth: Depth): string | undefined
     const notes = [...(d === depth ? ['this run'] : []), ...(where ? [where] : [])];
     return `${d} allows ${cap}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
   });
-  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; thread caps: ${caps.join(', ')}; critic threads do not count`;
+  // Said with what to do, as every warning is (trials 60 and 61 read a bare count as a warning with no action).
+  const deepest = depth === DEPTHS[DEPTHS.length - 1];
+  const act = threads > TIERS[depth].max_threads
+    ? `trim the brief${deepest ? '' : ' or choose a deeper tier'}`
+    : `nothing to change${deepest ? '' : ', unless you want room to add a thread later (a deeper tier)'}`;
+  return `the brief has ${threads} thread${threads === 1 ? '' : 's'}; thread caps: ${caps.join(', ')}; critic threads do not count; ${act}`;
 }

@@ -21,12 +21,16 @@ describe('tiers', () => {
     expect(threadCapNote(2, 'standard')).toBeUndefined();
     expect(threadCapNote(2, 'deep')).toBeUndefined();
     expect(threadCapNote(1, 'quick')).toBe(
-      'the brief has 1 thread; thread caps: quick allows 2 (this run, one below the cap), standard allows 4, deep allows 6; critic threads do not count',
+      'the brief has 1 thread; thread caps: quick allows 2 (this run, one below the cap), standard allows 4, deep allows 6; critic threads do not count; nothing to change, unless you want room to add a thread later (a deeper tier)',
     );
     expect(threadCapNote(3, 'standard')).toBe(
-      'the brief has 3 threads; thread caps: quick allows 2 (over: refused), standard allows 4 (this run, one below the cap), deep allows 6; critic threads do not count',
+      'the brief has 3 threads; thread caps: quick allows 2 (over: refused), standard allows 4 (this run, one below the cap), deep allows 6; critic threads do not count; nothing to change, unless you want room to add a thread later (a deeper tier)',
     );
     expect(threadCapNote(4, 'standard')).toContain('standard allows 4 (this run, at the cap)');
     expect(threadCapNote(6, 'deep')).toContain('quick allows 2 (over: refused), standard allows 4 (over: refused), deep allows 6 (this run, at the cap)');
+    // Each says what to do (trials 60 and 61 read the bare count as a warning without an action).
+    expect(threadCapNote(6, 'deep')).toMatch(/; nothing to change$/);
+    expect(threadCapNote(5, 'standard')).toMatch(/standard allows 4 \(this run, over: refused\).*; trim the brief or choose a deeper tier$/);
+    expect(threadCapNote(7, 'deep')).toMatch(/; trim the brief$/);
   });
 });
