@@ -75,9 +75,12 @@ export const fetchSource = defineTool({
     outputSchema,
     annotations: annotationsFor('fetch'),
   },
-  async handler(args, ctx: ToolContext, extra) {
-    const run = ctx.store.loadRun(args.run_id);
-    if ((args.url === undefined) === (args.path === undefined)) throw new InputError('give exactly one of url (a web page) or path (a file in a folder the user allowed)');
+  async handler(given, ctx: ToolContext, extra) {
+    const run = ctx.store.loadRun(given.run_id);
+    if ((given.url === undefined) === (given.path === undefined)) throw new InputError('give exactly one of url (a web page) or path (a file in a folder the user allowed)');
+    // A stored file's url is its `local:` address (audit_report's urls give it, and the audit reads a source
+    // again by its url): taken as the path it names (trial 64's auditor was refused it as a web address).
+    const args = given.url !== undefined && /^local:/i.test(given.url) ? { ...given, url: undefined, path: given.url } : given;
     // Everything fetch-related loads on the first call, not at server start.
     const [{ checkUrl, parseAllowHosts }, { outlineWithOffsets, pageFrom, pageWithout, sectionsShown, selectPassages }, { fence, wrapUntrusted }] = await Promise.all([
       import('../fetch/url-guard.js'),

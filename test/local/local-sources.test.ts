@@ -219,8 +219,14 @@ describe('refusals, each by name', () => {
     expect(await refused('fetch_source', { run_id: runId, path: 'local:harbour/log.txt', url: 'https://example.org/' })).toMatch(/exactly one of url .* or path/);
     expect(await refused('fetch_source', { run_id: runId })).toMatch(/exactly one of url .* or path/);
   });
-  it('a local: address given as url is not read', async () => {
-    expect(await refused('fetch_source', { run_id: runId, url: 'local:harbour/log.txt' })).toMatch(/scheme|http/);
+  it('a local: address given as url is read as that path, by the same rules (trial 64: the audit reads a source again by its url)', async () => {
+    const a = await ok('fetch_source', { run_id: runId, path: 'local:harbour/log.txt' });
+    const b = await ok('fetch_source', { run_id: runId, url: a.url, focus: 'fog signal horn' });
+    expect(b).toMatchObject({ source_id: a.source_id, duplicate: true, url: 'local:harbour/log.txt' });
+    expect(b.content).toContain('The fog signal was replaced by an electronic horn on 12 May 2021.');
+    expect(await refused('fetch_source', { run_id: runId, url: 'local:etc/passwd' })).toMatch(/names no allowed folder: .*harbour/);
+    expect(await refused('fetch_source', { run_id: runId, url: 'local:harbour/../private/secret.txt' })).toMatch(/contains "\.\."/);
+    expect(await refused('fetch_source', { run_id: runId, url: 'local:harbour/link-out.txt' })).toMatch(/symlink|outside/i);
   });
   it('nothing was stored for any refusal', async () => {
     const tree = Object.keys(snapshotTree(path.join(h.root, runId, 'sources')));
