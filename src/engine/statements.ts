@@ -325,6 +325,8 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
   // Each sentence's text without its citation groups: the context of its statements.
   const sentences = starts.map((st, k) => cleanStatement(text.slice(st, starts[k + 1] ?? text.length).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, '')));
   const cited = new Set<number>();
+  /** Per cited sentence, where its last citation group ends: a clause after it cites nothing. */
+  const tailFrom = new Map<number, number>();
   const contextOf = (k: number): PairContext => {
     const before = k > 0 ? sentences[k - 1] : previous;
     const t = block.table;
@@ -344,6 +346,7 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
     if (text.slice(s, g.start).trim() === '' && s > 0) s = lastAtOrBefore(starts, s - 1);
     const k = starts.indexOf(s);
     cited.add(k);
+    tailFrom.set(k, g.end);
     const from = Math.max(s, prevEnd);
     prevEnd = g.end;
     const raw = text.slice(from, g.start);
@@ -368,6 +371,16 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
       if (k < sentences.length - 1 && RUN_IN_LABEL.test(sentence)) return;
       uncited.push({ pair_id: pairId(sentence, ''), line: lineAt(starts[k] ?? 0), text: sentence, context: contextOf(k) });
     });
+    // A checkable clause after a sentence's last citation ("… [S1], while 4.2 million were spent.") cites
+    // nothing either (trial 65's report passed verify_report with one).
+    for (const [k, from] of tailFrom) {
+      const end = starts[k + 1] ?? text.length;
+      if (from >= end) continue;
+      const tail = cleanStatement(text.slice(from, end).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, ''));
+      if (tail === '' || !isCheckable(tail)) continue;
+      uncited.push({ pair_id: pairId(tail, ''), line: lineAt(from), text: tail, context: contextOf(k) });
+    }
+    uncited.sort((a, b) => a.line - b.line);
   }
   const last = [...sentences].reverse().find((x) => x !== '');
   return { statements, quotations, uncited, ...(last !== undefined ? { last } : {}) };

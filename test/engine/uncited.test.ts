@@ -106,6 +106,19 @@ describe('uncited statements in a report', () => {
     expect(a?.pair_id).toBe(b?.pair_id);
     expect(parseReport(doc('Python 3.12 removed distutils [S1].')).uncited).toEqual([]);
   });
+
+  it('lists a checkable clause after a sentence\'s last citation, and not a bare or connective tail (trial 65)', () => {
+    const md = doc(
+      'The NAMESPACE file says what is exported [S1], while fields of the DESCRIPTION file say which packages are needed.',
+      'The trials lasted 12 weeks [S1], and so on.',
+      'Readers never block writers [S1], respectively.',
+    );
+    expect(uncited(md)).toEqual([[3, 'while fields of the DESCRIPTION file say which packages are needed.']]);
+    // Cited at its end, the clause is a pair of its own and nothing is left uncited.
+    const fixed = parseReport(doc('The NAMESPACE file says what is exported [S1], while fields of the DESCRIPTION file say which packages are needed [S1].'));
+    expect(fixed.uncited).toEqual([]);
+    expect(fixed.pairs.map((p) => p.statement)).toEqual(['The NAMESPACE file says what is exported', 'while fields of the DESCRIPTION file say which packages are needed']);
+  });
 });
 
 describe('pair context', () => {
