@@ -11,6 +11,7 @@ import { quoteStruckThrough, STRUCK_WARNING } from './struck.js';
 import { corroborate } from './corroboration.js';
 import { originOf } from './origin.js';
 import { resolveSubQuestion } from './answered.js';
+import { supportingFact } from './key-findings.js';
 import { nextContradictionId, type RunContradiction } from './contradictions.js';
 
 /** A fact as record_round takes it: fact admission's input, plus other sources that state it. */
@@ -193,7 +194,8 @@ export const NEXT_ROUND = 'from the next round';
 
 /** Advice for a next round, said of later threads when this round stopped the thread (trial 11: advice with a STOP). */
 export function whenStopped(warning: string): string {
-  return warning.replace(NEXT_ROUND, 'in later rounds of other threads');
+  // Trial 66 read "in later rounds of other threads" as something to fix in the thread that had stopped.
+  return warning.replace(NEXT_ROUND, 'nothing to redo here, as this thread has stopped; in the facts of other threads');
 }
 
 /** Numbers and code terms of facts that their quotes do not hold, by fact (0-based), said in one warning each. */
@@ -289,7 +291,13 @@ export function updateSubQuestions(prev: ThreadState, input: RoundInput, allFact
     const next = { ...q, status: resolved.status };
     if (resolved.confidence !== undefined) next.confidence = resolved.confidence;
     else delete next.confidence;
-    if (update.key_finding !== undefined) next.key_finding = update.key_finding;
+    if (update.key_finding !== undefined) {
+      next.key_finding = update.key_finding;
+      // The completion report shows it as written only beside a fact that states it; said now, not found there (trial 66).
+      if (update.key_finding.trim() !== '' && !supportingFact(q.id, allFacts, update.key_finding)) {
+        warnings.push(`${q.id}: its key_finding is not stated by any one grounded fact linked to ${q.id} (half its words and all its numbers), so the completion report shows the strongest linked fact instead; write the key finding from one fact you recorded for ${q.id}, or link that fact to ${q.id}`);
+      }
+    }
     return next;
   });
   for (const u of input.sub_question_updates ?? []) if (!ids.has(u.id)) warnings.push(`sub-question update for unknown id "${u.id}" ignored`);

@@ -77,7 +77,7 @@ describe('computed confidence in a round', () => {
   it('advice for a next round is said of later threads when the round stops the thread (trial 11)', () => {
     const stops = decideRound(thread(), round([fact('https://www.sqlite.org/lang.html', { fact: 'Since 2019 the default timeout is none' })]), ctx).decision;
     expect(stops).toMatchObject({ converged: true, action: 'STOP' });
-    expect(stops.warnings.join('\n')).toMatch(/fact 1: 2019 is not in its quote.*\(recorded as given\); in later rounds of other threads, quote the words that state it/);
+    expect(stops.warnings.join('\n')).toMatch(/fact 1: 2019 is not in its quote.*\(recorded as given\); nothing to redo here, as this thread has stopped; in the facts of other threads, quote the words that state it/);
     expect(stops.warnings.join('\n')).not.toMatch(/from the next round/);
     const goesOn = decideRound(thread(), round([fact('https://blog.example.com/a', { fact: 'Since 2019 the default timeout is none' })]), ctx).decision;
     expect(goesOn.converged).toBe(false);

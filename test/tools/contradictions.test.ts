@@ -73,7 +73,7 @@ describe('completion reports carry the threads’ findings', () => {
     const { round, report, section } = await setup();
     const kf = 'In the pilot group, output per hour rose by 1%.';
     const other = { fact: 'Workers in Iceland reported less stress.', url: PAGE_A, quote: 'Workers reported less stress', confidence: 'PLAUSIBLE', sub_questions: ['SQ-1', 'SQ-2'] };
-    await round(A, {
+    const r = await round(A, {
       urls_visited: [PAGE_A],
       search_results: [PAGE_A],
       facts: [factA, other],
@@ -83,6 +83,9 @@ describe('completion reports carry the threads’ findings', () => {
         { id: 'SQ-2', status: 'ANSWERED', key_finding: 'Output per hour rose 40% in every sector measured.' },
       ],
     });
+    // Said in the round's reply, not first found in the completion report (trial 66).
+    const said = r.warnings.filter((w: string) => /key_finding/.test(w));
+    expect(said).toEqual([expect.stringMatching(/^SQ-2: its key_finding is not stated by any one grounded fact linked to SQ-2 .*shows the strongest linked fact instead/)]);
     const table = section(await report(A), 'Sub-Question Status');
     const sq1 = table.split('\n').find((l) => l.startsWith('| SQ-1 '))!;
     const cells = sq1.split(' | ');
