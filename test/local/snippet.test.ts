@@ -13,6 +13,14 @@ describe('snippetOf', () => {
     expect(s.startsWith('…') && s.endsWith('…')).toBe(true);
   });
 
+  it('skips a table of contents with dot leaders, which names every topic first (trial 64: policy.pdf)', () => {
+    const toc = Array.from({ length: 60 }, (_, i) => `8.${i} Shared library ${i % 2 ? 'symbols' : 'shlibs'} files and ldconfig triggers . . . . . . . . . . ${100 + i}`).join('\n');
+    const body = `${filler(20)}\nAny such package must have the line activate-noawait ldconfig in its triggers control file.\n${filler(20)}`;
+    const s = snippetOf(`Debian Policy Manual\nContents\n${toc}\n${body}`, 'activate-noawait ldconfig triggers shared library');
+    expect(s).toContain('must have the line activate-noawait ldconfig');
+    expect(s).not.toMatch(/\. \. \./);
+  });
+
   it('shows the head of a short text whole', () => {
     expect(snippetOf('Depends declares an absolute dependency.', 'depends')).toBe('Depends declares an absolute dependency.');
   });
