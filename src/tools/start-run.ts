@@ -105,7 +105,7 @@ export const startRun = defineTool({
         depth: r.depth,
         ...planAndRoots(r, dry),
       });
-    // A dry run also lists the folders the user allowed, with the documents each holds.
+    // A dry run also lists the folders the user allowed, with how many documents each holds.
     const planAndRoots = (r: { brief: Brief; budgets: typeof budgets; depth: Depth }, dry: boolean) => {
       const warnings = planWarnings(r.brief, r.budgets, r.depth);
       if (!dry) return { warnings };
