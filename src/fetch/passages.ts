@@ -259,7 +259,7 @@ export function pageWithout(markdown: string, start: number, end: number, skip: 
   let left = 0;
   for (const s of stretches) {
     if (s.to - s.from < MIN_LEFT_OUT) continue;
-    content += `${markdown.slice(at, s.from)}[… ${s.to - s.from} characters shown to you earlier in this round …]`;
+    content += `${markdown.slice(at, s.from)}[… @${s.from}: ${s.to - s.from} characters shown to you earlier in this round …]`;
     at = s.to;
     left += s.units;
   }

@@ -203,10 +203,14 @@ describe('pageFrom', () => {
     expect(left).toBe(2);
     expect(whole).toEqual(units);
     // Two neighbouring units are one stretch, one line.
-    expect(content.match(/\[… \d+ characters shown to you earlier in this round …\]/g)).toHaveLength(1);
-    const [, keptBefore, keptAfter] = /^([\s\S]*)\[… \d+ characters shown to you earlier in this round …\]([\s\S]*)$/.exec(content) ?? [];
+    expect(content.match(/\[… @\d+: \d+ characters shown to you earlier in this round …\]/g)).toHaveLength(1);
+    const [, keptBefore, keptAfter] = /^([\s\S]*)\[… @\d+: \d+ characters shown to you earlier in this round …\]([\s\S]*)$/.exec(content) ?? [];
     expect(p.content.startsWith(keptBefore!)).toBe(true);
     expect(p.content.endsWith(keptAfter!)).toBe(true);
+    // The mark says where the left-out text starts and how long it is: start_index there reads it again
+    // (trial 67's model could not tell what the mark stood for).
+    const [, from, chars] = /\[… @(\d+): (\d+) characters/.exec(content) ?? [];
+    expect(PAGE.slice(Number(from), Number(from) + Number(chars))).toBe(p.content.slice(keptBefore!.length, p.content.length - keptAfter!.length).slice(0, Number(chars)));
     expect(content.length).toBeLessThan(p.content.length);
     // A unit outside the page is not its business.
     expect(pageWithout(PAGE, 0, end, new Set([end + 1]))).toEqual({ content: p.content, left: 0, whole: units });

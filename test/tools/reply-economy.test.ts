@@ -74,7 +74,7 @@ describe('fetch_source outline', () => {
     // A page read in order in the same round leaves it out too (the next test shows it again after record_round).
     const at = PAGE.indexOf('## Cherry picking');
     const paged = await fetchAs({ run_id, thread: 'Trials and output', start_index: at, max_chars: 900 });
-    expect(paged.content).toMatch(/\[… \d+ characters shown to you earlier in this round …\]/);
+    expect(paged.content).toMatch(/\[… @\d+: \d+ characters shown to you earlier in this round …\]/);
     expect(paged.already_shown).toBeGreaterThan(0);
   });
 
@@ -103,7 +103,7 @@ describe('fetch_source outline', () => {
     const size = PAGE.indexOf('## Cherry picking') - at + 200;
     const inRound = await fetchAs({ run_id, thread, start_index: at, max_chars: size });
     expect(inRound.content).not.toContain('Rebasing rewrites commits sentence 0');
-    expect(inRound.content).toMatch(/\[… \d+ characters shown to you earlier in this round …\]/);
+    expect(inRound.content).toMatch(/\[… @\d+: \d+ characters shown to you earlier in this round …\]/);
     expect(inRound.already_shown).toBeGreaterThan(0);
     // The section is still named, from the page itself.
     expect(inRound.sections).toContain('Rebasing');
