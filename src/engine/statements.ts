@@ -350,7 +350,9 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
     const from = Math.max(s, prevEnd);
     prevEnd = g.end;
     const raw = text.slice(from, g.start);
-    const clean = cleanStatement(raw);
+    // A table cell that holds only citations (a "Source" column) cites what the rest of its row states:
+    // those rows were cited but never paired, so nothing audited them (trial 68).
+    const clean = cleanStatement(raw) || (block.table && text.slice(0, g.start).replace(CITATION_GROUP, '').trim() === '' ? rowStatement(block.table.row) : '');
     if (clean === '') continue;
     statements.push({ line: lineAt(g.start), text: clean, ids: g.ids, context: contextOf(k) });
     spans.push({ start: from, end: g.start, ids: g.ids });
@@ -463,6 +465,14 @@ function hasNamedThing(sentence: string): boolean {
     if (/[:;]$/.test(raw) || raw === '—' || raw === '–') opening = true;
   }
   return false;
+}
+
+/** What a row states apart from its citations: its other cells, cleaned, joined as the uncited rows are. */
+function rowStatement(row: readonly string[]): string {
+  return row
+    .map((c) => cleanStatement(c.replace(CITATION_GROUP, '')))
+    .filter((c) => c !== '')
+    .join(' | ');
 }
 
 /** A table row: its cells, markup reduced. */

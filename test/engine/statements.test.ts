@@ -54,6 +54,23 @@ describe('statements', () => {
     expect(parseReport(md).statements.map((s) => s.line)).toEqual([4, 5, 9, 16]);
   });
 
+  it('gives a cell holding only citations (a "Source" column) what the rest of its row states (trial 68)', () => {
+    const md = doc(
+      '| Variable | Effect | Source |',
+      '| --- | --- | --- |',
+      '| `R_ENVIRON` | path of the site environment file [S2] | [S3] |',
+      '| `R_PROFILE` | path of the site profile | [S3, S1] |',
+    );
+    expect(stmts(md)).toEqual([
+      ['path of the site environment file', 'S2'],
+      ['`R_ENVIRON` | path of the site environment file', 'S3'],
+      ['`R_PROFILE` | path of the site profile', 'S3,S1'],
+    ]);
+    // Each is a pair to audit, on its row's line.
+    expect(parseReport(md).pairs.filter((p) => p.source_id === 'S3').map((p) => p.line)).toEqual([5, 6]);
+    expect(parseReport(md).uncited).toEqual([]);
+  });
+
   it('reduces markdown links to their text and keeps quotations whole', () => {
     expect(stmts(doc('The [council report](https://a.example/x.html) says "output held. Staff were happier" [S1].'))).toEqual([
       ['The council report says "output held. Staff were happier"', 'S1'],
