@@ -57,6 +57,12 @@ describe('quoteFound', () => {
     'it rose by 5–8%. The authors call it a “genuine improvement”.',
   ].join('\n');
 
+  it('finds a quote typed without the escapes a PDF page was stored with (trial 68: R\\_ENVIRON, \\--no-environ)', () => {
+    const pdf = 'The site file is `R\\_HOME/etc/Renviron.site` unless R\\_ENVIRON is set; \\--no-environ skips it.';
+    expect(quoteFound('unless R_ENVIRON is set; --no-environ skips it', pdf)).toBe(true);
+    expect(quoteFound(String.raw`unless R\_ENVIRON is set; \--no-environ skips it`, pdf)).toBe(true);
+  });
+
   it('finds a quote that crosses a link and emphasis', () => {
     expect(quoteFound('As Smith et al. showed, output did not fall', md)).toBe(true);
   });
