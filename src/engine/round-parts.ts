@@ -293,9 +293,10 @@ export function updateSubQuestions(prev: ThreadState, input: RoundInput, allFact
     else delete next.confidence;
     if (update.key_finding !== undefined) {
       next.key_finding = update.key_finding;
-      // The completion report shows it as written only beside a fact that states it; said now, not found there (trial 66).
-      if (update.key_finding.trim() !== '' && !supportingFact(q.id, allFacts, update.key_finding)) {
-        warnings.push(`${q.id}: its key_finding is not stated by any one grounded fact linked to ${q.id} (half its words and all its numbers), so the completion report shows the strongest linked fact instead; write the key finding from one fact you recorded for ${q.id}, or link that fact to ${q.id}`);
+      // The completion report shows it as written only beside a fact that states it; said now, not found there
+      // (trial 66), and once per wording: the replays resent one finding round after round.
+      if (update.key_finding.trim() !== '' && update.key_finding !== q.key_finding && !supportingFact(q.id, allFacts, update.key_finding)) {
+        warnings.push(`${q.id}: no one grounded fact linked to it states its key_finding (half its words, all its numbers), so the completion report shows the strongest linked fact; write it from one such fact`);
       }
     }
     return next;

@@ -85,7 +85,10 @@ describe('completion reports carry the threads’ findings', () => {
     });
     // Said in the round's reply, not first found in the completion report (trial 66).
     const said = r.warnings.filter((w: string) => /key_finding/.test(w));
-    expect(said).toEqual([expect.stringMatching(/^SQ-2: its key_finding is not stated by any one grounded fact linked to SQ-2 .*shows the strongest linked fact instead/)]);
+    expect(said).toEqual([expect.stringMatching(/^SQ-2: no one grounded fact linked to it states its key_finding .*shows the strongest linked fact/)]);
+    // Said once per wording: the same finding sent again is not warned about again.
+    const again = await round(A, { sub_question_updates: [{ id: 'SQ-2', status: 'ANSWERED', key_finding: 'Output per hour rose 40% in every sector measured.' }] });
+    expect(again.warnings.filter((w: string) => /key_finding/.test(w))).toEqual([]);
     const table = section(await report(A), 'Sub-Question Status');
     const sq1 = table.split('\n').find((l) => l.startsWith('| SQ-1 '))!;
     const cells = sq1.split(' | ');
