@@ -323,7 +323,8 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
   const starts = sentenceStarts(text, quotes, groups);
   const lineAt = (i: number) => block.lines[Math.min(i, block.lines.length - 1)] ?? 1;
   // Each sentence's text without its citation groups: the context of its statements.
-  const sentences = starts.map((st, k) => cleanStatement(text.slice(st, starts[k + 1] ?? text.length).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, '')));
+  const uncitedText = (from: number, to: number) => cleanStatement(text.slice(from, to).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, ''));
+  const sentences = starts.map((st, k) => uncitedText(st, starts[k + 1] ?? text.length));
   const cited = new Set<number>();
   /** Per cited sentence, where its last citation group ends: a clause after it cites nothing. */
   const tailFrom = new Map<number, number>();
@@ -378,7 +379,7 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
     for (const [k, from] of tailFrom) {
       const end = starts[k + 1] ?? text.length;
       if (from >= end) continue;
-      const tail = cleanStatement(text.slice(from, end).replace(/\s*\[S\d+(?:\s*,\s*S\d+)*\]/g, ''));
+      const tail = uncitedText(from, end);
       if (tail === '' || !isCheckable(tail)) continue;
       uncited.push({ pair_id: pairId(tail, ''), line: lineAt(from), text: tail, context: contextOf(k) });
     }
