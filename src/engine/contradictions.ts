@@ -2,6 +2,7 @@
 // against another's fact shows in both threads; a sub-question whose grounded linked fact stands in an
 // OPEN contradiction of severity HIGH is not accepted as ANSWERED. Each contradiction is kept in the state
 // of the thread that recorded it; the others see it through this module.
+import { stems } from './similarity.js';
 import type { Contradiction, StoredFact, SubQuestionState } from './thread-state.js';
 
 /** A contradiction with the name of the thread that recorded it. */
@@ -51,16 +52,30 @@ export function runContradictions(threads: readonly { name: string; contradictio
 }
 
 /**
- * A fact stands in a contradiction when its page, or a page of its `also`, is one of the contradiction's
- * two pages: the contradiction names pages, not facts, so every fact of a contested page is contested.
+ * A fact stands in a contradiction when its page, or a page of its `also`, is one side of it and the fact
+ * says what that side is about: its text and quote hold at least CONTESTED_SHARE of the words of the
+ * contradiction's claim and that side's statement. The page alone was too wide: a manual is one page, and
+ * every fact from it was held by a contradiction about one option it documents (trial 71: a HIGH
+ * contradiction on `--max-ppsize` held the answer on environment variables). Over the 53 contradictions
+ * of earlier trial runs, the page alone contested 1,600 facts and this rule 320; 104 of their 106 sides
+ * still contest at least one fact.
  */
-export function standsIn(fact: Pick<StoredFact, 'canonical_key' | 'also'>, c: Pick<Contradiction, 'url_a' | 'url_b'>, keyOf: (url: string) => string | undefined): boolean {
-  const sides = new Set([keyOf(c.url_a), keyOf(c.url_b)].filter((k): k is string => k !== undefined));
-  if (sides.has(fact.canonical_key)) return true;
-  return (fact.also ?? []).some((a) => {
-    const k = keyOf(a.url);
-    return k !== undefined && sides.has(k);
-  });
+export function standsIn(fact: Pick<StoredFact, 'canonical_key' | 'also' | 'fact' | 'quote'>, c: Pick<Contradiction, 'url_a' | 'url_b' | 'claim' | 'source_a' | 'source_b'>, keyOf: (url: string) => string | undefined): boolean {
+  const a = keyOf(c.url_a);
+  const b = keyOf(c.url_b);
+  const readings: [string | undefined, string][] = [[fact.canonical_key, `${fact.fact} ${fact.quote ?? ''}`], ...(fact.also ?? []).map((x): [string | undefined, string] => [keyOf(x.url), `${fact.fact} ${x.quote}`])];
+  return readings.some(([key, text]) => key !== undefined && ((key === a && says(text, `${c.claim} ${c.source_a}`)) || (key === b && says(text, `${c.claim} ${c.source_b}`))));
+}
+
+/** Share of a side's words (stop-word-free stems) a fact must hold, and at least two of them. */
+export const CONTESTED_SHARE = 0.3;
+
+function says(fact: string, side: string): boolean {
+  const theirs = stems(side);
+  const ours = stems(fact);
+  let shared = 0;
+  for (const t of theirs) if (ours.has(t)) shared += 1;
+  return shared >= 2 && shared >= CONTESTED_SHARE * theirs.size;
 }
 
 /** The contradictions a thread shows: those it recorded, and those of other threads that touch its grounded facts. */
