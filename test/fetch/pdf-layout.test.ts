@@ -35,6 +35,28 @@ describe('pdfToMarkdown', () => {
     expect(md).toContain('as most do. Chapter 5 explains why.');
   });
 
+  it('reads raised digits after a number as its exponent, and after a name as a footnote mark (trial 71)', () => {
+    // refman.pdf's Memory-limits page: "2" then a raised "31", " − 1 ≈ 2 10", a raised "9".
+    const items: PdfItem[] = [
+      ['the number of bytes in a character string is limited to 2', 72, 700, 10, 260, false],
+      ['31', 332, 704, 7, 8, false],
+      [' − 1 ≈ 2 10', 340, 700, 10, 50, false],
+      ['9', 390, 704, 7, 4, false],
+      [', which is also the limit on each dimension of an array.', 394, 700, 10, 200, true],
+      ['Your C compiler should be C99', 72, 688, 10, 150, false],
+      ['3', 222, 692, 7, 4, false],
+      [' compliant, as ISO/IEC 60559', 226, 688, 10, 140, false],
+      ['1', 366, 692, 7, 4, false],
+      [' says, from about 2 × 10−', 370, 688, 10, 120, false],
+      ['308', 490, 692, 7, 12, false],
+      [' upward.', 502, 688, 10, 40, true],
+    ];
+    const md = pdfToMarkdown(raw([items])).markdown;
+    expect(md).toContain('limited to 2^31 − 1 ≈ 2 10^9, which is also the limit');
+    expect(md).toContain('should be C99 compliant, as ISO/IEC 60559 says, from about 2 × 10^−308 upward.');
+    expect(quoteFound('limited to 2^31 - 1', md)).toBe(true);
+  });
+
   it('drops running headers and footers, including page numbers and changing chapter titles', () => {
     const body = (n: number) => [`Body text of page ${n} says something different each time, about item ${n}.`, `A second line ${n}.`];
     const pages = Array.from({ length: 6 }, (_, i) =>

@@ -5,7 +5,8 @@
  * - Lines: items in content-stream order (pdf.js keeps the producer's reading order), broken where pdf.js
  *   marks a line end or the baseline jumps; a space goes in where the gap between items asks for one.
  * - Footnote marks: a short run of digits or dagger signs, smaller and raised above its line, is dropped,
- *   so "as most do.5" reads "as most do." as in the HTML edition.
+ *   so "as most do.5" reads "as most do." as in the HTML edition; raised digits right after a digit are an
+ *   exponent and read "2^31".
  * - Running headers and footers: the topmost and bottom-most line of a page is dropped when the same text
  *   (digits aside) recurs at that edge on several pages, or when it stands apart from the body by more than
  *   a line's leading at an edge position where many pages have such a line (chapter titles that change,
@@ -149,6 +150,21 @@ function isMark(item: PdfItem, baseline: number, size: number): boolean {
   return s > 0 && s < 0.85 * size && y > baseline + 0.12 * size && FOOTNOTE_MARK.test(str.trim());
 }
 
+/**
+ * The line so far with raised digits read as an exponent, or undefined when they are a footnote mark.
+ * An exponent's base is a number of up to 3 digits standing alone ("2^31 − 1", "2 × 10^−308"); after a
+ * name or version ("C99", "UCS-2", "ISO/IEC 60559") raised digits mark a footnote, and a 3-digit power is
+ * taken only on 2 or 10 (R's manuals: "gcc 10" with footnote 107 beside "2^129" and "10^308"). Without
+ * this, trial 71 could not quote R's size limits: "limited to 2 − 1 ≈ 2 10".
+ */
+export function exponent(text: string, digits: string): string | undefined {
+  if (!/^[0-9]{1,3}$/.test(digits)) return undefined;
+  const m = /(^|[\s(±×·=≈~])([0-9]{1,3})([−-]?)$/u.exec(text);
+  if (!m) return undefined;
+  if (digits.length === 3 && m[2] !== '2' && m[2] !== '10') return undefined;
+  return `${text.slice(0, text.length - (m[3] ?? '').length)}^${m[3] ? '−' : ''}${digits}`;
+}
+
 function joinItems(items: readonly PdfItem[]): Line | undefined {
   // The dominant item (most characters) sets the line's size and baseline.
   let dominant: PdfItem | undefined;
@@ -159,7 +175,14 @@ function joinItems(items: readonly PdfItem[]): Line | undefined {
   let text = '';
   let prevEnd: number | undefined;
   for (const it of items) {
-    if (it !== dominant && isMark(it, baseline, size)) continue;
+    if (it !== dominant && isMark(it, baseline, size)) {
+      const power = exponent(text, it[0].trim());
+      if (power !== undefined) {
+        text = power;
+        prevEnd = it[1] + it[4];
+      }
+      continue;
+    }
     const str = it[0];
     if (prevEnd !== undefined && str !== '' && !isSpace(text.charCodeAt(text.length - 1)) && !isSpace(str.charCodeAt(0)) && it[1] - prevEnd > 0.15 * Math.max(size, 1)) text += ' ';
     text += str;
