@@ -93,6 +93,10 @@ export function labelLinesAbove(quote: string, text: string): string[] {
     if (!out.includes(line)) out.push(line);
   };
   for (const k of holding(quote, text)) {
+    const within = termLines(lines, paragraphs[k] as Paragraph, quote);
+    for (const line of within) add(line);
+    // The terms of the quote's own entry stand for the labels above its paragraph.
+    if (within.length > 0) continue;
     for (let j = k - 1; j >= 0 && k - j <= LABELS; j--) {
       const { start, end } = paragraphs[j] as Paragraph;
       const line = (lines[start] ?? '').trim();
@@ -101,6 +105,35 @@ export function labelLinesAbove(quote: string, text: string): string[] {
     }
     const lead = leadIn(lines, paragraphs, k);
     if (lead !== undefined) add(lead);
+  }
+  return out;
+}
+
+/** Lines of a paragraph searched for where a quote starts in it; a longer paragraph is prose, not a list entry. */
+const ENTRY_LINES = 40;
+
+/**
+ * The short lines of paragraph `p` directly above the line `quote` starts on, nearest first, at most
+ * LABELS and none past a longer line. A PDF sets a definition list's term on a line of its own with no
+ * blank line under it ("--min-vsize=N", "--min-nsize=N", then "For expert use only: set the initial
+ * trigger sizes…"): trial 71 was warned that the options it quoted were not above its quote.
+ */
+function termLines(lines: readonly string[], p: Paragraph, quote: string): string[] {
+  if (p.end - p.start < 2 || p.end - p.start > ENTRY_LINES) return [];
+  const needles = quoteNeedles(quote);
+  let at = p.start;
+  for (let i = p.end - 1; i > p.start; i--) {
+    const projected = projectForMatching(lines.slice(i, p.end).join('\n'));
+    if (needles.some((n) => projected.includes(n))) {
+      at = i;
+      break;
+    }
+  }
+  const out: string[] = [];
+  for (let j = at - 1; j >= p.start && at - j <= LABELS; j--) {
+    const line = (lines[j] ?? '').trim();
+    if (line.length > LABEL_CHARS) break;
+    out.push(line);
   }
   return out;
 }

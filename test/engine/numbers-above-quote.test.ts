@@ -76,6 +76,19 @@ describe('label lines directly above a quote (trials 25, 27, 28)', () => {
     expect(code('`--min-vsize` sets the maximum size of the pointer protection stack.')).toHaveLength(1);
   });
 
+  // R-intro.pdf's option list as the PDF reader stores it: a term's lines run into its description (trial 71).
+  const PDF_OPTIONS = ['path.expand.', '', '\\--min-vsize=N', '\\--min-nsize=N', 'For expert use only: set the initial trigger sizes for garbage collection of vector', 'heap (in bytes) and cons cells (number) respectively.', '', '\\--max-ppsize=N', 'Specify the maximum size of the pointer protection stack as N locations.'].join('\n');
+
+  it('takes the short lines above a quote inside its paragraph, where a PDF sets a definition list’s terms', () => {
+    expect(labelLinesAbove('set the initial trigger sizes for garbage collection of vector heap', PDF_OPTIONS)).toEqual(['\\--min-nsize=N', '\\--min-vsize=N']);
+    // A term applies to its own entry only.
+    expect(labelLinesAbove('Specify the maximum size of the pointer protection stack', PDF_OPTIONS)).toEqual(['\\--max-ppsize=N']);
+    const code = (fact: string) =>
+      decideRound(oneThread(), round([{ fact, url: 'https://x.org/r-exts.pdf', quote: 'For expert use only: set the initial trigger sizes for garbage collection of vector heap (in bytes)', confidence: 'PLAUSIBLE' }]), pageContext('R-intro', PDF_OPTIONS)).decision.warnings.filter((w) => /not in (its|their) quotes?/.test(w));
+    expect(code('`--min-vsize=N` and `--min-nsize=N` set the initial trigger sizes for garbage collection.')).toEqual([]);
+    expect(code('`--max-ppsize=N` sets the initial trigger sizes for garbage collection.')).toHaveLength(1);
+  });
+
   // From the Logging HOWTO of the Python 3.11 documentation (PSF licence), as the store keeps it.
   const HOWTO = [
     'The behaviour of the logging package in these circumstances is dependent on the Python version.',
