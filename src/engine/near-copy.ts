@@ -25,7 +25,7 @@ export function isNearCopy(a: string, b: string): boolean {
  * was given the reST source of the chapter it asked for and had to guess the page's path). Lower is better.
  */
 export function editionRank(url: string): number {
-  const path = url.replace(/[?#].*$/s, '').toLowerCase();
+  const path = url.replace(/[?#].*$/s, '').toLowerCase().replace(/\.gz$/, '');
   if (/\.x?html?$/.test(path)) return 0;
   if (path.endsWith('.pdf')) return 1;
   return 2;

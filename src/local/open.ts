@@ -4,6 +4,7 @@
 // names, inside the root.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { decodeSegment, localKeyOf } from '../engine/local-key.js';
 import { LOCAL_ROOTS_ENV, type LocalRoot } from './roots.js';
 
@@ -103,7 +104,10 @@ export function readLocalFile(ref: LocalRef, maxBytes = MAX_LOCAL_BYTES): Opened
       if (n === 0) break;
       off += n;
     }
-    return { ok: true, bytes: new Uint8Array(buf.buffer, buf.byteOffset, off), size: st.size, mtimeMs: st.mtimeMs };
+    const bytes = new Uint8Array(buf.buffer, buf.byteOffset, off);
+    if (!gzipped(ref.rel)) return { ok: true, bytes, size: st.size, mtimeMs: st.mtimeMs };
+    const inflated = gunzipCapped(bytes, maxBytes, shown);
+    return inflated.ok ? { ok: true, bytes: inflated.bytes, size: st.size, mtimeMs: st.mtimeMs } : inflated;
   } finally {
     closeSync(fd);
   }
@@ -125,4 +129,22 @@ function kindOf(st: import('node:fs').Stats): string {
 function shown(given: string): string {
   if (path.isAbsolute(given) || /^[A-Za-z]:[\\/]/.test(given)) return '(the absolute path given)';
   return `"${given.length > 200 ? `${given.slice(0, 200)}…` : given}"`;
+}
+
+/** Whether a file of a root is stored gzipped, by its name: it is read as its name without `.gz`. */
+export function gzipped(rel: string): boolean {
+  return rel.toLowerCase().endsWith('.gz');
+}
+
+/** A gzipped file's content, refused past the cap a local file may have (a gzip bomb) or when it is no gzip data. */
+function gunzipCapped(bytes: Uint8Array, maxBytes: number, shown: string): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+  try {
+    const out = gunzipSync(bytes, { maxOutputLength: maxBytes });
+    return { ok: true, bytes: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ERR_BUFFER_TOO_LARGE'
+      ? { ok: false, reason: `${shown} inflates to more than the ${maxBytes / 1024 / 1024} MiB a local source may have: it is refused` }
+      : { ok: false, reason: `${shown} is named .gz but is not readable gzip data (damaged or another format): read another file` };
+  }
 }

@@ -1,7 +1,7 @@
 // A file of an allowed root as a source: the same extraction, completeness, PDF and readable-length rules
 // as a fetched page (src/fetch/pipeline.ts), from bytes read on disk instead of over the network.
 import path from 'node:path';
-import type { LocalRef } from './open.js';
+import { gzipped, type LocalRef } from './open.js';
 import type { PageRange } from '../engine/page-range.js';
 import type { ReadText } from '../fetch/pipeline.js';
 
@@ -17,14 +17,21 @@ const FORMATS: Record<string, LocalFormat> = {
   '.txt': 'text',
   '.text': 'text',
   '.rst': 'text',
+  '.yaml': 'text',
+  '.yml': 'text',
   '.docx': 'docx',
 };
 
-export const READ_FORMATS = 'PDF, HTML, Markdown, plain text (.txt, .rst) and DOCX';
+export const READ_FORMATS = 'PDF, HTML, Markdown, plain text (.txt, .rst, .yaml) and DOCX, each also gzipped (.gz)';
 
-/** The format a file is read as, by its extension; undefined for any other file. */
+/**
+ * The format a file is read as, by its extension; undefined for any other file. A gzipped file is read
+ * as what its name is without `.gz`: Debian compresses most of a package's documentation
+ * (/usr/share/doc/debian-policy holds 13 such files, Policy's list of virtual package names among them,
+ * which trial 70 was refused).
+ */
 export function formatOf(rel: string): LocalFormat | undefined {
-  return FORMATS[path.posix.extname(rel).toLowerCase()];
+  return FORMATS[path.posix.extname(gzipped(rel) ? rel.slice(0, -3) : rel).toLowerCase()];
 }
 
 export interface LocalReadOk extends ReadText {
