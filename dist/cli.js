@@ -15,7 +15,7 @@ import{b as g,c as h}from"./chunks/chunk-QDW6HQ3M.js";import{$ as E,Q as O,Ua as
   deep-research serve --http [--port N] [--host H] [--token T] [--allow-origin URL]...
                                           serve the MCP tools over Streamable HTTP (127.0.0.1:8787 by
                                           default; a non-loopback --host needs a token)
-  deep-research --version`;async function K(t){let[e,...r]=t;switch(e){case"verify":return G(r);case"lint":return H(r);case"install":case"uninstall":{let{runInstall:n}=await import("./chunks/install-FC3SNUMK.js");return n(t)}case"serve":{let{runServe:n}=await import("./chunks/serve-GG7LOYTQ.js");return n(r)}case"--version":case"-v":case"version":return process.stdout.write(`${O}
+  deep-research --version`;async function K(t){let[e,...r]=t;switch(e){case"verify":return G(r);case"lint":return H(r);case"install":case"uninstall":{let{runInstall:n}=await import("./chunks/install-FC3SNUMK.js");return n(t)}case"serve":{let{runServe:n}=await import("./chunks/serve-T6PJ3OWB.js");return n(r)}case"--version":case"-v":case"version":return process.stdout.write(`${O}
 `),0;case void 0:case"-h":case"--help":case"help":return process.stdout.write(`${Q}
 `),e===void 0?2:0;default:return process.stderr.write(`unknown command "${e}"
 ${Q}
