@@ -398,7 +398,8 @@ function parseBlock(block: Block, previous: string | undefined): { statements: S
  *     ("three", "twelve", "hundred"), as in "Three qualifications apply", unless a determiner makes it a
  *     reference to what the text already named ("The three clients differ most in their defaults");
  *   - a quotation: a span in double quotes;
- *   - a code term: a span in backticks ("depends on `PRAGMA synchronous`");
+ *   - a code term: a span in backticks ("depends on `PRAGMA synchronous`"), or a dotted name without
+ *     them ("urllib.request");
  *   - a named thing, of which the rest of the sentence states a property or behaviour: a word with a
  *     capital after its first letter ("SQLite", "PostgreSQL", "macOS"), an acronym of 2+ capitals ("WAL"),
  *     a capitalised possessive ("Python's"), or a capitalised word that does not open the sentence (or a
@@ -430,6 +431,13 @@ const ABOUT_THE_REPORT = /\b(?:this|the following|the) (?:report|section|section
 // "The documentation does not settle …"): no passage can support an absence, and it is no claim about the
 // subject. It is exempt only when it has a negation and names the evidence.
 const ABOUT_THE_EVIDENCE = /\b(?:sources?|pages?|documents?|documentation|docs|reference|manual|copy|copies|evidence|releases?)\b/i;
+/**
+ * A dotted name: a module, attribute or host written without backticks ("urllib.request", "os.path",
+ * "docs.python.org"), each part two characters or more so that "e.g." and "U.S." are not names. A
+ * lower-case library name has no capital to find it by: trial 74's "only aiohttp applies a time limit …;
+ * urllib.request and requests do not" passed verify_report uncited.
+ */
+const DOTTED_NAME = /(?<![\p{L}\p{N}_.])[\p{L}_][\p{L}\p{N}_]+(?:\.[\p{L}_][\p{L}\p{N}_]+)+(?![\p{L}\p{N}_])/u;
 const DETERMINERS = new Set(['the', 'these', 'those', 'its', 'their', 'both', 'all', 'our', 'my', 'your', 'his', 'her', 'first', 'last', 'other']);
 
 export function isCheckable(sentence: string): boolean {
@@ -443,6 +451,7 @@ export function isCheckable(sentence: string): boolean {
   if (ABOUT_THE_REPORT.test(plain) || ABOUT_THE_EVIDENCE.test(plain) && /\b(?:no|not|neither|nor|none|lacks?|without|never)\b|n't\b/i.test(plain)) return false;
   if (quotation || code) return true;
   if (/\p{N}/u.test(plain)) return true;
+  if (DOTTED_NAME.test(plain)) return true;
   // "Three qualifications apply" counts; "the three clients" refers to what the text already named.
   const bare = words.map((w) => w.toLowerCase().replace(/[^\p{L}]/gu, ''));
   if (bare.some((w, i) => NUMBER_WORDS.has(w) && !DETERMINERS.has(bare[i - 1] ?? ''))) return true;

@@ -26,6 +26,9 @@ describe('checkable sentences', () => {
     '`GIT_CONFIG_SYSTEM` and `GIT_CONFIG_GLOBAL` make Git read the named files instead of the system-level and global-level files.',
     'The reference gives two defaults for how long a released connection stays reusable.',
     'To change the behaviour, a program overrides `redirect_request()`.',
+    // A dotted name without backticks: a lower-case library has no capital to find it by (trial 74).
+    'Of the three libraries, only aiohttp applies a time limit when the caller gives none; urllib.request and requests do not.',
+    'In urllib.request, the timeout applies to each blocking socket operation, not to the whole request.',
   ])('needs a citation: %s', (s) => expect(isCheckable(s)).toBe(true));
 
   it.each([
@@ -42,6 +45,8 @@ describe('checkable sentences', () => {
     'Today’s guidance is more cautious.',
     // A question, and a fragment too short to state anything.
     'Which of them matters more in practice?',
+    // Abbreviations with dots are no dotted names.
+    'The answer depends on the workload, e.g. how often it writes, i.e. its write share.',
     'See above.',
     'In practice:',
     // From real-model trial reports: a topic sentence, what the evidence lacks, a supposition, confidence.
