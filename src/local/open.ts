@@ -137,14 +137,14 @@ export function gzipped(rel: string): boolean {
 }
 
 /** A gzipped file's content, refused past the cap a local file may have (a gzip bomb) or when it is no gzip data. */
-function gunzipCapped(bytes: Uint8Array, maxBytes: number, shown: string): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
+function gunzipCapped(bytes: Uint8Array, maxBytes: number, key: string): { ok: true; bytes: Uint8Array } | { ok: false; reason: string } {
   try {
     const out = gunzipSync(bytes, { maxOutputLength: maxBytes });
     return { ok: true, bytes: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ERR_BUFFER_TOO_LARGE'
-      ? { ok: false, reason: `${shown} inflates to more than the ${maxBytes / 1024 / 1024} MiB a local source may have: it is refused` }
-      : { ok: false, reason: `${shown} is named .gz but is not readable gzip data (damaged or another format): read another file` };
+      ? { ok: false, reason: `${key} inflates to more than the ${maxBytes / 1024 / 1024} MiB a local source may have: it is refused` }
+      : { ok: false, reason: `${key} is named .gz but is not readable gzip data (damaged or another format): read another file` };
   }
 }
