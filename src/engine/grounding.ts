@@ -151,7 +151,9 @@ export function normalizeForMatch(s: string): string {
  * matches a page that had one.
  */
 export function projectForMatching(markdown: string): string {
-  return normalizeForMatch(plainTextProjection(markdown).replace(/[*_`~]/g, ''));
+  // A line break after an underscore is where a PDF broke a long name ("R_" then "CHECK_ENVIRON" on the
+  // next line): it is dropped on both sides, so "R_CHECK_ENVIRON" typed whole is found (trial 77).
+  return normalizeForMatch(plainTextProjection(markdown).replace(/_\s+(?=[\p{L}\p{N}])/gu, '_').replace(/[*_`~]/g, ''));
 }
 
 /**

@@ -63,6 +63,15 @@ describe('quoteFound', () => {
     expect(quoteFound(String.raw`unless R\_ENVIRON is set; \--no-environ skips it`, pdf)).toBe(true);
   });
 
+  it('finds a name a PDF broke after an underscore, typed whole or as stored (trial 77: R\\_ / CHECK\\_ENVIRON)', () => {
+    const page = 'also you can use the check and build environment files (as specified by the environment variables R\\_\nCHECK\\_ENVIRON and R\\_BUILD\\_ENVIRON; if unset, files are used)';
+    expect(quoteFound('as specified by the environment variables R_CHECK_ENVIRON and R_BUILD_ENVIRON', page)).toBe(true);
+    expect(quoteFound('the environment variables R_ CHECK_ENVIRON and', page)).toBe(true);
+    // Only a break after an underscore: a different name is still not found.
+    expect(quoteFound('the environment variables R_CHECK_ENVIRONS and', page)).toBe(false);
+    expect(quoteFound('variables RCHECK ENVIRON', page)).toBe(false);
+  });
+
   it('finds a quote that crosses a link and emphasis', () => {
     expect(quoteFound('As Smith et al. showed, output did not fall', md)).toBe(true);
   });
