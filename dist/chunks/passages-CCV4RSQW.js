@@ -1,2 +1,0 @@
-import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
-import{a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p}from"./chunk-HF4CLZII.js";import"./chunk-Q55TTQIJ.js";import"./chunk-PB4RB5JK.js";import"./chunk-67BG23Y2.js";export{j as CONTEXT_WEIGHT,a as DEFAULT_BUDGET_CHARS,o as WEAK_PASSAGE,p as bestWindow,b as outline,c as outlineWithOffsets,f as pageFrom,h as pageWithout,m as passageIndex,n as passageStrength,k as rankedPassages,l as rankedPassagesAcross,d as sectionsShown,e as selectPassages,i as stripClosingHashes,g as unitsWithin};
